@@ -1,0 +1,3 @@
+UNWIND $rows AS r
+MERGE (a:Alias {normalized: r.normalized})
+ON CREATE SET a.name = r.name

@@ -1,0 +1,2 @@
+MATCH (d:Document {id: $id})-[:HAS_CHUNK]->(c:Chunk)
+RETURN c.id

@@ -1,0 +1,2 @@
+MATCH (d:Document {id: $id})-[:HAS_CHUNK]->(:Chunk)-[:MENTIONS]->(e:Entity)
+RETURN DISTINCT e.id

@@ -1,0 +1,7 @@
+MATCH (d:Document)
+WHERE d.id = $key OR d.uri = $key OR d.title = $key
+OPTIONAL MATCH (d)-[:HAS_CHUNK]->(c:Chunk)
+WITH d, count(c) AS chunks
+RETURN d.id, d.uri, d.title, d.content_hash, d.extractor_version, d.ingested_at,
+       d.source, d.doc_type, d.date, chunks
+ORDER BY d.title, d.id

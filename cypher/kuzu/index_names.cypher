@@ -1,0 +1,1 @@
+CALL SHOW_INDEXES() RETURN index_name

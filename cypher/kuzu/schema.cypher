@@ -1,0 +1,12 @@
+// Kùzu DDL for graph schema version 1. {dim} is the embedding dimension (validated int).
+CREATE NODE TABLE IF NOT EXISTS Meta(key STRING PRIMARY KEY, value STRING);
+CREATE NODE TABLE IF NOT EXISTS Document(id STRING PRIMARY KEY, uri STRING, title STRING, content_hash STRING, extractor_version STRING, ingested_at STRING, source STRING, doc_type STRING, date STRING, authority DOUBLE);
+CREATE NODE TABLE IF NOT EXISTS Chunk(id STRING PRIMARY KEY, doc_id STRING, idx INT64, text STRING, tokens INT64, content_hash STRING, embedding FLOAT[{dim}]);
+CREATE NODE TABLE IF NOT EXISTS Entity(id STRING PRIMARY KEY, name STRING, type STRING, description STRING, embedding FLOAT[{dim}], mentions INT64, pagerank DOUBLE);
+CREATE NODE TABLE IF NOT EXISTS Alias(normalized STRING PRIMARY KEY, name STRING);
+CREATE REL TABLE IF NOT EXISTS HAS_CHUNK(FROM Document TO Chunk);
+CREATE REL TABLE IF NOT EXISTS MENTIONS(FROM Chunk TO Entity, count INT64);
+CREATE REL TABLE IF NOT EXISTS ALIAS_OF(FROM Alias TO Entity, method STRING, confidence DOUBLE, doc_ids STRING[]);
+CREATE REL TABLE IF NOT EXISTS RELATED(FROM Entity TO Entity, type STRING, weight DOUBLE, evidence STRING[], extractor STRING);
+CREATE REL TABLE IF NOT EXISTS SAME_AS(FROM Entity TO Entity, score DOUBLE, method STRING);
+CREATE REL TABLE IF NOT EXISTS REFERS_TO(FROM Document TO Document, weight DOUBLE);

@@ -1,0 +1,25 @@
+"""Pydantic models of the graph and the schema version both stores write and check."""
+
+from graph_schema.models import (
+    RELATION_TYPE_PATTERN,
+    Alias,
+    Chunk,
+    Document,
+    DocumentGraph,
+    Entity,
+    Mention,
+    Relation,
+)
+from graph_schema.version import SCHEMA_VERSION
+
+__all__ = [
+    "RELATION_TYPE_PATTERN",
+    "SCHEMA_VERSION",
+    "Alias",
+    "Chunk",
+    "Document",
+    "DocumentGraph",
+    "Entity",
+    "Mention",
+    "Relation",
+]

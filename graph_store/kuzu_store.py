@@ -1,0 +1,378 @@
+"""Embedded ``GraphStore`` adapter on Kùzu 0.11.3 (vector, full-text and algo built in).
+
+Kùzu refuses ``SET`` on a property covered by a vector index, so chunks and entities are only
+ever written with ``CREATE``: chunk ids derive from content and entity embeddings from the
+entity's name, so neither ever needs an update in place. Relations and alias links carry their
+provenance (chunk ids / document ids) so that replacing or deleting a document removes exactly
+what it contributed.
+
+Kùzu 0.11.3 loses the Document node at commit when one transaction writes five relationship
+tables (reproduced with HAS_CHUNK, MENTIONS, ALIAS_OF, RELATED and NEXT), so the embedded
+schema has no NEXT table: chunk order is ``Chunk.idx`` and ``export_next`` derives adjacency.
+Keep document writes to at most four relationship tables per transaction.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self
+
+import cypher
+from graph_schema import SCHEMA_VERSION, DocumentGraph
+from graph_store.kuzu_rows import (
+    alias_rows,
+    chunk_rows,
+    document_params,
+    merge_provenance,
+    relation_rows,
+    to_chunk_hit,
+    to_document_info,
+)
+from graph_store.port import MAX_HOPS
+from graph_store.types import (
+    ChunkHit,
+    Counts,
+    DocumentInfo,
+    DocumentState,
+    EntityHit,
+    GraphEdge,
+    GraphExport,
+    GraphNode,
+    Subgraph,
+)
+from kg.errors import SchemaVersionError, StoreError
+
+_EXTENSIONS = ("vector", "fts", "algo")
+_INDEXES = ("chunk_emb", "entity_emb", "chunk_fts", "alias_fts")
+
+
+class KuzuGraphStore:
+    """One read-write Kùzu database per process; the constructor only records settings."""
+
+    def __init__(self, path: Path, embedding_dim: int, embedding_model: str) -> None:
+        if embedding_dim <= 0:
+            raise StoreError(f"embedding dimension must be positive, got {embedding_dim}")
+        self._path = Path(path)
+        self._dim = int(embedding_dim)
+        self._model = embedding_model
+        self._db: Any = None
+        self._conn: Any = None
+        self._lock = threading.RLock()
+
+    # --- lifecycle ------------------------------------------------------------
+    def open(self) -> None:
+        if self._conn is not None:
+            return
+        import kuzu
+
+        self._path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = kuzu.Database(str(self._path))
+            self._conn = kuzu.Connection(self._db)
+            for ext in _EXTENSIONS:
+                self._conn.execute(f"LOAD EXTENSION {ext}")
+        except RuntimeError as exc:
+            self.close()
+            raise StoreError(f"cannot open embedded graph at {self._path}: {exc}") from exc
+        self._check_version()
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+        if self._db is not None:
+            self._db.close()
+        self._conn = None
+        self._db = None
+
+    def __enter__(self) -> Self:
+        self.open()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def init_schema(self) -> None:
+        with self._lock:
+            for stmt in cypher.statements("kuzu", "schema"):
+                self._run_raw(stmt.replace("{dim}", str(self._dim)))
+            present = {row[0] for row in self._q("index_names")}
+            for stmt in cypher.statements("kuzu", "indexes"):
+                name = stmt.split(",")[1].strip().strip("'")
+                if name not in present:
+                    self._run_raw(stmt)
+            self._q("meta_set", key="schema_version", value=SCHEMA_VERSION)
+            self._q("meta_set", key="embedding_dim", value=str(self._dim))
+            self._q("meta_set", key="embedding_model", value=self._model)
+
+    def _check_version(self) -> None:
+        tables = {row[0] for row in self._run_raw("CALL SHOW_TABLES() RETURN name")}
+        if "Meta" not in tables:
+            return  # a new store: init_schema() writes the version
+        stored = self._meta("schema_version")
+        if stored != SCHEMA_VERSION:
+            raise SchemaVersionError(
+                f"the graph at {self._path} has schema version {stored!r}, this kg-first needs "
+                f"{SCHEMA_VERSION!r}: run `kg init --reset` and ingest again"
+            )
+        dim = self._meta("embedding_dim")
+        if dim and int(dim) != self._dim:
+            raise SchemaVersionError(
+                f"the graph at {self._path} holds {dim}-d embeddings "
+                f"({self._meta('embedding_model')!r}) but the configured model gives {self._dim}-d: "
+                "set KG_EMBEDDING__MODEL back or run `kg init --reset` and ingest again"
+            )
+
+    def _meta(self, key: str) -> str | None:
+        rows = self._q("meta_get", key=key)
+        return str(rows[0][0]) if rows else None
+
+    # --- low-level ----------------------------------------------------------
+    def _require(self) -> Any:
+        if self._conn is None:
+            raise StoreError("the graph store is not open")
+        return self._conn
+
+    def _run_raw(self, text: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
+        conn = self._require()
+        try:
+            result = conn.execute(text, params or {})
+        except RuntimeError as exc:
+            raise StoreError(f"embedded graph query failed: {exc}") from exc
+        rows: list[list[Any]] = result.get_all()
+        return rows
+
+    def _q(self, name: str, **params: Any) -> list[list[Any]]:
+        return self._run_raw(cypher.load("kuzu", name), params)
+
+    def _q_rows(self, name: str, rows: list[dict[str, Any]]) -> list[list[Any]]:
+        # Kùzu cannot infer the element type of an empty list parameter.
+        return self._q(name, rows=rows) if rows else []
+
+    # --- writes -------------------------------------------------------------
+    def upsert_documents(self, graphs: Sequence[DocumentGraph]) -> None:
+        if not graphs:
+            return
+        with self._lock:
+            self._in_transaction(lambda: [self._replace(g) for g in graphs])
+
+    def delete_document(self, doc_id: str) -> bool:
+        with self._lock:
+            if not self._q("document_states", ids=[doc_id]):
+                return False
+            self._in_transaction(lambda: self._delete(doc_id))
+            return True
+
+    def _in_transaction(self, work: Callable[[], object]) -> None:
+        conn = self._require()
+        conn.execute("BEGIN TRANSACTION")
+        try:
+            work()
+            conn.execute("COMMIT")
+        except BaseException:
+            # Kùzu rolls back by itself when a statement fails inside the transaction.
+            with contextlib.suppress(RuntimeError):
+                conn.execute("ROLLBACK")
+            raise
+
+    def _detach(self, doc_id: str) -> tuple[set[str], set[str]]:
+        """Take back what a stored document contributed, keeping its chunk nodes.
+
+        Returns (entities it mentioned, its chunk ids) for the clean-up after the write."""
+        touched = {row[0] for row in self._q("document_mentioned_entities", id=doc_id)}
+        if touched:
+            self._q("relations_strip_document", prefix=f"{doc_id}-", entity_ids=sorted(touched))
+        self._q("aliases_strip_document", doc_id=doc_id)
+        self._q("document_delete_mentions", id=doc_id)
+        chunk_ids = {row[0] for row in self._q("document_chunk_ids", id=doc_id)}
+        return touched, chunk_ids
+
+    def _cleanup(self, entity_ids: set[str]) -> None:
+        ids = sorted(entity_ids)
+        if ids:
+            self._q("relations_delete_unsupported", entity_ids=ids)
+        self._q("aliases_delete_unsupported")
+        if ids:
+            self._q("entities_delete_orphans", entity_ids=ids)
+            self._q("entities_count_mentions", ids=ids)
+        self._q("aliases_delete_orphans")
+
+    def _delete(self, doc_id: str) -> None:
+        touched, chunk_ids = self._detach(doc_id)
+        if chunk_ids:
+            self._q("chunks_delete", ids=sorted(chunk_ids))
+        self._q("document_delete", id=doc_id)
+        self._cleanup(touched)
+
+    def _replace(self, graph: DocumentGraph) -> None:
+        doc_id = graph.document.id
+        touched, old_chunks = self._detach(doc_id)
+        new_ids = {c.id for c in graph.chunks}
+        gone = old_chunks - new_ids
+        if gone:
+            self._q("chunks_delete", ids=sorted(gone))
+        exists = bool(self._q("document_states", ids=[doc_id]))
+        name = "document_update" if exists else "document_create"
+        self._q(name, **document_params(graph.document))
+        fresh = [c for c in graph.chunks if c.id not in old_chunks]
+        self._q_rows("chunks_create", chunk_rows(fresh, self._dim))
+
+        ids = sorted({e.id for e in graph.entities})
+        existing = {row[0] for row in self._q("entities_existing", ids=ids)} if ids else set()
+        seen: set[str] = set()
+        new_entities = []
+        for e in graph.entities:
+            if e.id not in existing and e.id not in seen:
+                seen.add(e.id)
+                new_entities.append(e)
+        self._q_rows("entities_create", [self._entity_row(e) for e in new_entities])
+        mentions = [
+            {"chunk_id": m.chunk_id, "entity_id": m.entity_id, "count": m.count}
+            for m in graph.mentions
+        ]
+        self._q_rows("mentions_create", mentions)
+
+        aliases = alias_rows(graph.aliases, doc_id)
+        self._q_rows("aliases_merge", aliases)
+        if aliases:
+            have = {(r[0], r[1]): list(r[2]) for r in self._q("alias_links_existing", rows=aliases)}
+            create, update = merge_provenance(aliases, have, ("normalized", "entity_id"), "doc_ids")
+            self._q_rows("alias_links_create", create)
+            self._q_rows("alias_links_update", update)
+
+        relations = relation_rows(graph.relations)
+        if relations:
+            have = {
+                (r[0], r[1], r[2]): list(r[3])
+                for r in self._q("relations_existing", rows=relations)
+            }
+            key = ("source_id", "target_id", "type")
+            create, update = merge_provenance(relations, have, key, "evidence")
+            self._q_rows("relations_create", create)
+            self._q_rows("relations_update", update)
+        self._cleanup(touched | set(ids))
+
+    def _entity_row(self, entity: Any) -> dict[str, Any]:
+        emb = list(entity.embedding)
+        if len(emb) != self._dim:
+            raise StoreError(f"entity {entity.id} has a {len(emb)}-d embedding, need {self._dim}")
+        return {
+            "id": entity.id,
+            "name": entity.name,
+            "type": entity.type,
+            "description": entity.description,
+            "embedding": emb,
+        }
+
+    def set_pagerank(self, entity_scores: dict[str, float], doc_scores: dict[str, float]) -> None:
+        with self._lock:
+            rows = [{"id": k, "score": float(v)} for k, v in entity_scores.items()]
+            self._q_rows("entities_set_pagerank", rows)
+            rows = [{"id": k, "score": float(v)} for k, v in doc_scores.items()]
+            self._q_rows("documents_set_authority", rows)
+
+    # --- reads --------------------------------------------------------------
+    def document_states(self, doc_ids: Sequence[str]) -> dict[str, DocumentState]:
+        if not doc_ids:
+            return {}
+        with self._lock:
+            rows = self._q("document_states", ids=list(doc_ids))
+        return {r[0]: DocumentState(r[0], r[1], r[2]) for r in rows}
+
+    def existing_entity_ids(self, entity_ids: Sequence[str]) -> set[str]:
+        if not entity_ids:
+            return set()
+        with self._lock:
+            return {r[0] for r in self._q("entities_existing", ids=list(entity_ids))}
+
+    def list_documents(self, offset: int = 0, limit: int = 50) -> list[DocumentInfo]:
+        with self._lock:
+            rows = self._q("documents_list", offset=max(0, offset), limit=max(0, limit))
+        return [to_document_info(r) for r in rows]
+
+    def find_documents(self, key: str) -> list[DocumentInfo]:
+        with self._lock:
+            return [to_document_info(r) for r in self._q("documents_find", key=key)]
+
+    def get_chunks(self, chunk_ids: Sequence[str]) -> list[ChunkHit]:
+        if not chunk_ids:
+            return []
+        with self._lock:
+            rows = self._q("chunks_get", ids=list(chunk_ids))
+        by_id = {r[0]: to_chunk_hit(r, 0.0) for r in rows}
+        return [by_id[c] for c in chunk_ids if c in by_id]
+
+    def vector_search_chunks(self, embedding: Sequence[float], k: int) -> list[ChunkHit]:
+        with self._lock:
+            rows = self._q("vector_chunks", embedding=self._vec(embedding), k=max(1, k))
+        return [to_chunk_hit(r, 1.0 - float(r[5])) for r in rows]
+
+    def vector_search_entities(self, embedding: Sequence[float], k: int) -> list[EntityHit]:
+        with self._lock:
+            rows = self._q("vector_entities", embedding=self._vec(embedding), k=max(1, k))
+        return [EntityHit(r[0], r[1], r[2], 1.0 - float(r[3])) for r in rows]
+
+    def fulltext_chunks(self, query: str, k: int) -> list[ChunkHit]:
+        if not query.strip():
+            return []
+        with self._lock:
+            rows = self._q("fulltext_chunks", query=query, k=max(1, k))
+        return [to_chunk_hit(r, float(r[5])) for r in rows]
+
+    def fulltext_aliases(self, query: str, k: int) -> list[EntityHit]:
+        if not query.strip():
+            return []
+        with self._lock:
+            rows = self._q("fulltext_aliases", query=query, k=max(1, k))
+        return [EntityHit(r[0], r[1], r[2], float(r[3]), matched=r[4]) for r in rows]
+
+    def neighbourhood(self, entity_id: str, hops: int = 1, limit: int = 100) -> Subgraph:
+        hops = max(1, min(MAX_HOPS, hops))
+        with self._lock:
+            start = self._q("entity_get", id=entity_id)
+            if not start:
+                return Subgraph()
+            rows = self._q("neighbourhood", id=entity_id, hops=hops, limit=max(1, limit))
+            nodes = [GraphNode(start[0][0], "Entity", start[0][1], start[0][2], 0)]
+            nodes += [GraphNode(r[0], "Entity", r[1], r[2], int(r[3])) for r in rows]
+            ids = [n.id for n in nodes]
+            edges = [
+                GraphEdge(r[0], r[1], r[2], float(r[3]), tuple(r[4]))
+                for r in self._q("relations_among", ids=ids)
+            ]
+        return Subgraph(nodes=nodes, edges=edges)
+
+    def export_graph(self) -> GraphExport:
+        with self._lock:
+            chunks = self._q("export_chunks")
+            entities = self._q("export_entities")
+            return GraphExport(
+                chunk_ids=[r[0] for r in chunks],
+                chunk_docs=[r[1] for r in chunks],
+                entity_ids=[r[0] for r in entities],
+                entity_names=[r[1] for r in entities],
+                mentions=[(r[0], r[1], int(r[2])) for r in self._q("export_mentions")],
+                relations=[
+                    (r[0], r[1], r[2], float(r[3])) for r in self._q("export_relations")
+                ],
+                next_edges=[(r[0], r[1]) for r in self._q("export_next")],
+            )
+
+    def counts(self) -> Counts:
+        with self._lock:
+            row = self._q("counts")[0]
+        return Counts(*(int(v) for v in row))
+
+    def _vec(self, embedding: Sequence[float]) -> list[float]:
+        vec = [float(x) for x in embedding]
+        if len(vec) != self._dim:
+            raise StoreError(f"query embedding has {len(vec)} dimensions, the store {self._dim}")
+        return vec

@@ -1,0 +1,82 @@
+"""The ``GraphStore`` port: what kg-first needs from a graph database.
+
+Adapters (embedded Kùzu, Neo4j) implement it; nothing outside ``graph_store`` knows which one
+is in use. Constructors do no I/O: ``open()`` connects, ``init_schema()`` creates tables and
+indexes (an explicit, idempotent step).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from types import TracebackType
+from typing import Protocol, Self, runtime_checkable
+
+from graph_schema import DocumentGraph
+from graph_store.types import (
+    ChunkHit,
+    Counts,
+    DocumentInfo,
+    DocumentState,
+    EntityHit,
+    GraphExport,
+    Subgraph,
+)
+
+MAX_HOPS = 3
+
+
+@runtime_checkable
+class GraphStore(Protocol):
+    def open(self) -> None:
+        """Connect and check the stored schema version (raises SchemaVersionError)."""
+
+    def close(self) -> None: ...
+
+    def __enter__(self) -> Self: ...
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None: ...
+
+    def init_schema(self) -> None:
+        """Create tables, constraints and indexes; idempotent."""
+
+    # --- writes -------------------------------------------------------------
+    def upsert_documents(self, graphs: Sequence[DocumentGraph]) -> None:
+        """Write documents with everything they contribute, replacing earlier versions of the
+        same documents, all in one transaction."""
+
+    def delete_document(self, doc_id: str) -> bool:
+        """Delete a document, its chunks and mentions, and entities no longer mentioned."""
+
+    def set_pagerank(self, entity_scores: dict[str, float], doc_scores: dict[str, float]) -> None:
+        """Store authority scores computed over the graph."""
+
+    # --- reads --------------------------------------------------------------
+    def document_states(self, doc_ids: Sequence[str]) -> dict[str, DocumentState]: ...
+
+    def existing_entity_ids(self, entity_ids: Sequence[str]) -> set[str]: ...
+
+    def list_documents(self, offset: int = 0, limit: int = 50) -> list[DocumentInfo]: ...
+
+    def find_documents(self, key: str) -> list[DocumentInfo]:
+        """Documents whose id, uri or title equals ``key``."""
+
+    def get_chunks(self, chunk_ids: Sequence[str]) -> list[ChunkHit]: ...
+
+    def vector_search_chunks(self, embedding: Sequence[float], k: int) -> list[ChunkHit]: ...
+
+    def vector_search_entities(self, embedding: Sequence[float], k: int) -> list[EntityHit]: ...
+
+    def fulltext_chunks(self, query: str, k: int) -> list[ChunkHit]: ...
+
+    def fulltext_aliases(self, query: str, k: int) -> list[EntityHit]: ...
+
+    def neighbourhood(self, entity_id: str, hops: int = 1, limit: int = 100) -> Subgraph: ...
+
+    def export_graph(self) -> GraphExport: ...
+
+    def counts(self) -> Counts: ...

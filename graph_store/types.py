@@ -1,0 +1,102 @@
+"""Plain result types returned by every ``GraphStore`` adapter."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Counts:
+    documents: int
+    chunks: int
+    entities: int
+    relations: int
+    aliases: int
+    mentions: int = 0
+
+    def as_dict(self) -> dict[str, int]:
+        return {
+            "documents": self.documents,
+            "chunks": self.chunks,
+            "entities": self.entities,
+            "relations": self.relations,
+            "aliases": self.aliases,
+            "mentions": self.mentions,
+        }
+
+
+@dataclass(frozen=True)
+class DocumentState:
+    id: str
+    content_hash: str
+    extractor_version: str
+
+
+@dataclass(frozen=True)
+class DocumentInfo:
+    id: str
+    uri: str
+    title: str
+    content_hash: str
+    extractor_version: str
+    ingested_at: str
+    source: str
+    doc_type: str
+    date: str
+    chunks: int
+
+
+@dataclass(frozen=True)
+class ChunkHit:
+    chunk_id: str
+    doc_id: str
+    doc_title: str
+    text: str
+    score: float
+    index: int = 0
+
+
+@dataclass(frozen=True)
+class EntityHit:
+    entity_id: str
+    name: str
+    type: str
+    score: float
+    matched: str = ""
+
+
+@dataclass(frozen=True)
+class GraphNode:
+    id: str
+    label: str
+    name: str
+    type: str = ""
+    hops: int = 0
+
+
+@dataclass(frozen=True)
+class GraphEdge:
+    source: str
+    target: str
+    type: str
+    weight: float = 1.0
+    evidence: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Subgraph:
+    nodes: list[GraphNode] = field(default_factory=list)
+    edges: list[GraphEdge] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class GraphExport:
+    """The chunk–entity graph as edge lists, for PageRank/PPR projections and exports."""
+
+    chunk_ids: list[str]
+    chunk_docs: list[str]
+    entity_ids: list[str]
+    entity_names: list[str]
+    mentions: list[tuple[str, str, int]]  # (chunk id, entity id, count)
+    relations: list[tuple[str, str, str, float]]  # (source, target, type, weight)
+    next_edges: list[tuple[str, str]] = field(default_factory=list)

