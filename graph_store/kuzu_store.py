@@ -272,6 +272,11 @@ class KuzuGraphStore:
             "embedding": emb,
         }
 
+    def refresh_indexes(self) -> None:
+        with self._lock:
+            for stmt in cypher.statements("kuzu", "fulltext_rebuild"):
+                self._run_raw(stmt)
+
     def set_pagerank(self, entity_scores: dict[str, float], doc_scores: dict[str, float]) -> None:
         with self._lock:
             rows = [{"id": k, "score": float(v)} for k, v in entity_scores.items()]
@@ -292,6 +297,15 @@ class KuzuGraphStore:
             return set()
         with self._lock:
             return {r[0] for r in self._q("entities_existing", ids=list(entity_ids))}
+
+    def alias_targets(self, keys: Sequence[str]) -> dict[str, str]:
+        if not keys:
+            return {}
+        out: dict[str, str] = {}
+        with self._lock:
+            for key, eid in self._q("alias_targets", keys=list(keys)):
+                out.setdefault(key, eid)
+        return out
 
     def list_documents(self, offset: int = 0, limit: int = 50) -> list[DocumentInfo]:
         with self._lock:

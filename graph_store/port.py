@@ -52,6 +52,10 @@ class GraphStore(Protocol):
     def delete_document(self, doc_id: str) -> bool:
         """Delete a document, its chunks and mentions, and entities no longer mentioned."""
 
+    def refresh_indexes(self) -> None:
+        """Bring derived indexes up to date after a run of writes (a no-op where the
+        database maintains them itself)."""
+
     def set_pagerank(self, entity_scores: dict[str, float], doc_scores: dict[str, float]) -> None:
         """Store authority scores computed over the graph."""
 
@@ -59,6 +63,9 @@ class GraphStore(Protocol):
     def document_states(self, doc_ids: Sequence[str]) -> dict[str, DocumentState]: ...
 
     def existing_entity_ids(self, entity_ids: Sequence[str]) -> set[str]: ...
+
+    def alias_targets(self, keys: Sequence[str]) -> dict[str, str]:
+        """Entity id for each normalised alias key the graph knows (most-mentioned wins)."""
 
     def list_documents(self, offset: int = 0, limit: int = 50) -> list[DocumentInfo]: ...
 

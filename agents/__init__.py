@@ -1,0 +1,1 @@
+"""The agent loop: plan, evidence, critique, synthesis with citations, verify."""

@@ -1,0 +1,1 @@
+"""Loaders, chunking, rule-based extraction, entity resolution and the ingest pipeline."""

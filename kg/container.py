@@ -1,0 +1,64 @@
+"""Composition root: builds store, embedder and extractor from settings.
+
+Nothing here does I/O; adapters connect when opened.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from extraction.pipeline import Ingestor
+from extraction.spacy_rules import SpacyRuleExtractor
+from graph_store import GraphStore
+from kg.errors import ConfigError
+from kg.settings import Settings
+from retrieval.embedder import Embedder, SentenceTransformerEmbedder
+
+
+def build_embedder(settings: Settings) -> Embedder:
+    cfg = settings.embedding
+    return SentenceTransformerEmbedder(cfg.model, cfg.batch_size, cfg.device)
+
+
+def build_store(settings: Settings, embedder: Embedder) -> GraphStore:
+    if settings.store == "embedded":
+        from graph_store.kuzu_store import KuzuGraphStore
+
+        return KuzuGraphStore(settings.embedded_path, embedder.dimension, embedder.model_name)
+    if settings.store == "neo4j":
+        try:
+            from graph_store.neo4j_store import Neo4jGraphStore
+        except ImportError as exc:  # pragma: no cover - shipped with the package
+            raise ConfigError(f"the Neo4j adapter cannot be loaded: {exc}") from exc
+        n = settings.neo4j
+        store: GraphStore = Neo4jGraphStore(
+            uri=n.uri, user=n.user, password=n.password, database=n.database,
+            embedding_dim=embedder.dimension, embedding_model=embedder.model_name,
+        )
+        return store
+    raise ConfigError(f"unknown store {settings.store!r}")  # pragma: no cover - Literal
+
+
+def build_extractor(settings: Settings) -> SpacyRuleExtractor:
+    return SpacyRuleExtractor(trained_model=settings.spacy_model)
+
+
+@dataclass
+class Container:
+    settings: Settings
+    embedder: Embedder
+    store: GraphStore
+    extractor: SpacyRuleExtractor
+
+    def ingestor(self) -> Ingestor:
+        return Ingestor(self.store, self.embedder, self.extractor, self.settings)
+
+
+def build(settings: Settings) -> Container:
+    embedder = build_embedder(settings)
+    return Container(
+        settings=settings,
+        embedder=embedder,
+        store=build_store(settings, embedder),
+        extractor=build_extractor(settings),
+    )

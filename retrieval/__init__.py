@@ -1,0 +1,1 @@
+"""Retrieval: embedder, hybrid search, graph expansion and ranking."""

