@@ -10,6 +10,11 @@ Kùzu 0.11.3 loses the Document node at commit when one transaction writes five 
 tables (reproduced with HAS_CHUNK, MENTIONS, ALIAS_OF, RELATED and NEXT), so the embedded
 schema has no NEXT table: chunk order is ``Chunk.idx`` and ``export_next`` derives adjacency.
 Keep document writes to at most four relationship tables per transaction.
+
+Full-text indexes are dropped before a write and rebuilt lazily before the next full-text
+query: with both FTS indexes present, Kùzu 0.11.3 lost the Document and Chunk nodes created
+in a multi-statement transaction at commit (reproduced by replaying our statements), and
+incrementally maintained FTS indexes returned wrong rows after deletes.
 """
 
 from __future__ import annotations
@@ -47,7 +52,7 @@ from graph_store.types import (
 from kg.errors import SchemaVersionError, StoreError
 
 _EXTENSIONS = ("vector", "fts", "algo")
-_INDEXES = ("chunk_emb", "entity_emb", "chunk_fts", "alias_fts")
+_FTS_INDEXES = ("chunk_fts", "alias_fts")
 
 
 class KuzuGraphStore:
@@ -62,6 +67,7 @@ class KuzuGraphStore:
         self._db: Any = None
         self._conn: Any = None
         self._lock = threading.RLock()
+        self._fts_ready = False
 
     # --- lifecycle ------------------------------------------------------------
     def open(self) -> None:
@@ -109,6 +115,7 @@ class KuzuGraphStore:
                 name = stmt.split(",")[1].strip().strip("'")
                 if name not in present:
                     self._run_raw(stmt)
+            self._ensure_fulltext()
             self._q("meta_set", key="schema_version", value=SCHEMA_VERSION)
             self._q("meta_set", key="embedding_dim", value=str(self._dim))
             self._q("meta_set", key="embedding_model", value=self._model)
@@ -171,7 +178,27 @@ class KuzuGraphStore:
             self._in_transaction(lambda: self._delete(doc_id))
             return True
 
+    def _present_fulltext(self) -> set[str]:
+        return {row[0] for row in self._q("index_names")} & set(_FTS_INDEXES)
+
+    def _drop_fulltext(self) -> None:
+        present = self._present_fulltext()
+        for stmt, name in zip(cypher.statements("kuzu", "fulltext_drop"), _FTS_INDEXES, strict=True):
+            if name in present:
+                self._run_raw(stmt)
+        self._fts_ready = False
+
+    def _ensure_fulltext(self) -> None:
+        if self._fts_ready:
+            return
+        present = self._present_fulltext()
+        for stmt, name in zip(cypher.statements("kuzu", "fulltext_create"), _FTS_INDEXES, strict=True):
+            if name not in present:
+                self._run_raw(stmt)
+        self._fts_ready = True
+
     def _in_transaction(self, work: Callable[[], object]) -> None:
+        self._drop_fulltext()
         conn = self._require()
         conn.execute("BEGIN TRANSACTION")
         try:
@@ -274,8 +301,7 @@ class KuzuGraphStore:
 
     def refresh_indexes(self) -> None:
         with self._lock:
-            for stmt in cypher.statements("kuzu", "fulltext_rebuild"):
-                self._run_raw(stmt)
+            self._ensure_fulltext()
 
     def set_pagerank(self, entity_scores: dict[str, float], doc_scores: dict[str, float]) -> None:
         with self._lock:
@@ -338,6 +364,7 @@ class KuzuGraphStore:
         if not query.strip():
             return []
         with self._lock:
+            self._ensure_fulltext()
             rows = self._q("fulltext_chunks", query=query, k=max(1, k))
         return [to_chunk_hit(r, float(r[5])) for r in rows]
 
@@ -345,6 +372,7 @@ class KuzuGraphStore:
         if not query.strip():
             return []
         with self._lock:
+            self._ensure_fulltext()
             rows = self._q("fulltext_aliases", query=query, k=max(1, k))
         return [EntityHit(r[0], r[1], r[2], float(r[3]), matched=r[4]) for r in rows]
 

@@ -42,3 +42,7 @@ class ExtractionError(KgError):
 
 class EmbeddingError(KgError):
     """The embedding model could not be loaded or failed to embed."""
+
+
+class ReadOnlyViolation(KgError):
+    """A query that was to run read-only (e.g. LLM-generated Cypher) would write or load files."""

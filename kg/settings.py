@@ -52,7 +52,7 @@ class LlmSettings(BaseModel):
 
 
 class RetrievalSettings(BaseModel):
-    preset: Literal["dense", "hybrid", "graph"] = "graph"
+    preset: Literal["dense", "hybrid"] = "hybrid"
     rrf_k: int = Field(default=60, ge=1)
 
 

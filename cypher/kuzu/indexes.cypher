@@ -1,5 +1,3 @@
-// Created once by init_schema when SHOW_INDEXES does not list them yet.
+// Vector indexes, created once by init_schema when SHOW_INDEXES does not list them yet.
 CALL CREATE_VECTOR_INDEX('Chunk', 'chunk_emb', 'embedding', metric := 'cosine');
 CALL CREATE_VECTOR_INDEX('Entity', 'entity_emb', 'embedding', metric := 'cosine');
-CALL CREATE_FTS_INDEX('Chunk', 'chunk_fts', ['text']);
-CALL CREATE_FTS_INDEX('Alias', 'alias_fts', ['name']);

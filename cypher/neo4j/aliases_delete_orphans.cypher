@@ -1,0 +1,3 @@
+MATCH (a:Alias)
+WHERE NOT EXISTS { MATCH (a)-[:ALIAS_OF]->(:Entity) }
+DELETE a

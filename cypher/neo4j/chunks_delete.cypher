@@ -1,0 +1,3 @@
+MATCH (c:Chunk)
+WHERE c.id IN $ids
+DETACH DELETE c

@@ -1,0 +1,2 @@
+MATCH (:Document {id: $id})-[:HAS_CHUNK]->(c:Chunk)
+RETURN c.id

@@ -1,0 +1,2 @@
+MATCH (d:Document {id: $id})
+DETACH DELETE d

@@ -1,0 +1,2 @@
+MATCH (:Document {id: $id})-[:HAS_CHUNK]->(:Chunk)-[m:MENTIONS]->(:Entity)
+DELETE m

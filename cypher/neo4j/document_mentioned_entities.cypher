@@ -1,0 +1,2 @@
+MATCH (:Document {id: $id})-[:HAS_CHUNK]->(:Chunk)-[:MENTIONS]->(e:Entity)
+RETURN DISTINCT e.id

@@ -1,0 +1,1 @@
+MATCH (e:Entity) WHERE e.id IN $ids RETURN e.id

@@ -1,0 +1,1 @@
+MATCH (a:Chunk)-[:NEXT]->(b:Chunk) RETURN a.id, b.id

@@ -1,0 +1,3 @@
+CALL gds.graph.drop($graph_name, false)
+YIELD graphName
+RETURN graphName

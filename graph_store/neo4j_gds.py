@@ -1,0 +1,154 @@
+"""Graph Data Science on the Neo4j adapter: global PageRank and personalized PageRank.
+
+GDS works on in-memory projections. A projection is named after the graph version counter the
+adapter bumps in ``(:Meta {key: 'graph_version'})`` on every write, so one built from an older
+graph is never reused: it is dropped the next time a projection is needed or a write happens.
+Every GDS call is routed to the writer, because projections live in the memory of one server
+and a read could be routed to another member of a cluster.
+
+When GDS is absent (Neo4j Aura Free, a plain community server) ``available()`` says so once
+in the log and callers fall back to the in-memory projection of ``export_graph()``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from graph_store.neo4j_rows import RankedNode, normalise, seed_rows
+from kg.errors import StoreError
+
+log = logging.getLogger(__name__)
+
+QueryFn = Callable[..., list[list[Any]]]
+
+_PREFIX = "kg-"
+_AUTHORITY = "authority"
+_PPR = "ppr"
+
+
+class Neo4jGds:
+    """GDS operations over named queries; ``run`` executes ``cypher/neo4j/<name>.cypher``."""
+
+    def __init__(self, run: QueryFn) -> None:
+        self._run = run
+        self._available: bool | None = None
+        self.version = ""
+
+    def available(self) -> bool:
+        """Whether the GDS plugin is installed; asked once per adapter."""
+        if self._available is None:
+            try:
+                rows = self._run("gds_version")
+            except StoreError as exc:
+                if not _is_client_error(exc):
+                    raise  # the server is unreachable: say so, do not conclude "no GDS"
+                self._available = False
+                log.info(
+                    "Neo4j has no Graph Data Science plugin (%s); PageRank and personalized "
+                    "PageRank use the in-memory projection instead",
+                    exc.__cause__ or exc,
+                )
+            else:
+                self._available = True
+                self.version = str(rows[0][0]) if rows else ""
+                log.info("Neo4j Graph Data Science %s available", self.version)
+        return self._available
+
+    def known_available(self) -> bool:
+        """True only when an earlier call found GDS; never queries."""
+        return bool(self._available)
+
+    # --- projections ----------------------------------------------------------
+    def _graph_version(self) -> int:
+        rows = self._run("meta_get", key="graph_version")
+        return int(rows[0][0]) if rows and rows[0][0] is not None else 0
+
+    def drop_stale(self) -> None:
+        """Drop every kg projection not built from the current graph version."""
+        current = self._graph_version()
+        keep = {f"{_PREFIX}{kind}-v{current}" for kind in (_AUTHORITY, _PPR)}
+        for (name,) in self._run("gds_graph_names", prefix=_PREFIX):
+            if name not in keep:
+                self._run("gds_graph_drop", graph_name=name)
+
+    def _projection(self, kind: str, query: str) -> str | None:
+        """The name of an up-to-date projection of ``kind``, building it when missing.
+
+        None when the graph has no relationships to project."""
+        prefix = f"{_PREFIX}{kind}-v"
+        name = f"{prefix}{self._graph_version()}"
+        present = {row[0] for row in self._run("gds_graph_names", prefix=prefix)}
+        for stale in present - {name}:
+            self._run("gds_graph_drop", graph_name=stale)
+        if name in present:
+            return name
+        try:
+            rows = self._run(query, graph_name=name)
+        except StoreError:
+            # Another process may have projected the same version in the meantime.
+            if name in {row[0] for row in self._run("gds_graph_names", prefix=prefix)}:
+                return name
+            raise
+        return name if rows and rows[0][0] is not None else None
+
+    # --- algorithms -------------------------------------------------------------
+    def pagerank(
+        self, damping: float = 0.85, max_iterations: int = 20
+    ) -> tuple[dict[str, float], dict[str, float]]:
+        """Global PageRank over documents, chunks and entities: (entity scores, document
+        scores), each normalised to sum to 1."""
+        self._require()
+        name = self._projection(_AUTHORITY, "gds_project_authority")
+        if name is None:
+            return {}, {}
+        rows = self._run(
+            "gds_pagerank_stream",
+            graph_name=name,
+            damping=float(damping),
+            max_iterations=int(max_iterations),
+        )
+        entities = {r[1]: float(r[2]) for r in rows if r[0] == "Entity"}
+        documents = {r[1]: float(r[2]) for r in rows if r[0] == "Document"}
+        return normalise(entities), normalise(documents)
+
+    def personalized_pagerank(
+        self,
+        seeds: Mapping[str, float],
+        k: int,
+        damping: float = 0.85,
+        max_iterations: int = 20,
+    ) -> list[RankedNode]:
+        """The ``k`` chunks and entities a walk restarting at ``seeds`` (chunk or entity ids,
+        weighted) visits most, best first."""
+        self._require()
+        rows = seed_rows(seeds)
+        if not rows or k <= 0:
+            return []
+        name = self._projection(_PPR, "gds_project_ppr")
+        if name is None:
+            return []
+        result = self._run(
+            "gds_ppr_stream",
+            graph_name=name,
+            seeds=rows,
+            k=int(k),
+            damping=float(damping),
+            max_iterations=int(max_iterations),
+        )
+        return [RankedNode(str(r[0]), str(r[1]), float(r[2])) for r in result]
+
+    def _require(self) -> None:
+        if not self.available():
+            raise StoreError(
+                "the Neo4j server has no Graph Data Science plugin: use the in-memory "
+                "projection (graph_store export_graph) instead"
+            )
+
+
+def _is_client_error(exc: StoreError) -> bool:
+    """A refusal by the server (unknown function, bad syntax), not a failed connection."""
+    from neo4j.exceptions import ClientError
+
+    return isinstance(exc.__cause__, ClientError)

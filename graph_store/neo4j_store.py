@@ -1,0 +1,362 @@
+"""Production ``GraphStore`` adapter on Neo4j 5 (native vector and full-text indexes, GDS).
+
+Writes are MERGE-based and idempotent; one ``upsert_documents`` call is one managed write
+transaction (the driver retries it whole on transient errors, which MERGE makes safe).
+Provenance works as in the embedded adapter: ``RELATED.evidence`` holds chunk ids, which start
+with ``"<doc id>-"``, and ``ALIAS_OF.doc_ids`` holds document ids, so replacing or deleting a
+document takes back exactly what it contributed. Every write bumps a graph version counter in
+``(:Meta {key: 'graph_version'})`` that names GDS projections (see ``neo4j_gds``).
+
+The ``neo4j`` driver is imported in ``open()``; the constructor does no I/O.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from types import TracebackType
+from typing import Any, Self
+
+import cypher
+from graph_schema import SCHEMA_VERSION, DocumentGraph
+from graph_store import neo4j_guard
+from graph_store import neo4j_writes as writes
+from graph_store.kuzu_rows import (
+    chunk_rows,
+    to_chunk_hit,
+    to_document_info,
+)
+from graph_store.neo4j_gds import Neo4jGds
+from graph_store.neo4j_rows import (
+    RankedNode,
+    check_relation_types,
+    cosine_from_score,
+    escape_lucene,
+    validated_hops,
+)
+from graph_store.port import MAX_HOPS
+from graph_store.types import (
+    ChunkHit,
+    Counts,
+    DocumentInfo,
+    DocumentState,
+    EntityHit,
+    GraphEdge,
+    GraphExport,
+    GraphNode,
+    Subgraph,
+)
+from kg.errors import SchemaVersionError, StoreError
+
+log = logging.getLogger(__name__)
+
+_INDEX_WAIT_S = 300
+
+
+class Neo4jGraphStore:
+    """A Neo4j database reached through the official driver (thread-safe, pooled)."""
+
+    def __init__(
+        self,
+        uri: str,
+        user: str,
+        password: str,
+        database: str = "neo4j",
+        embedding_dim: int = 384,
+        embedding_model: str = "",
+    ) -> None:
+        if embedding_dim <= 0:
+            raise StoreError(f"embedding dimension must be positive, got {embedding_dim}")
+        self._uri = uri
+        self._auth = (user, password)
+        self._database = database
+        self._dim = int(embedding_dim)
+        self._model = embedding_model
+        self._driver: Any = None
+        self._neo4j: Any = None
+        self._gds = Neo4jGds(self._write)
+
+    # --- lifecycle ------------------------------------------------------------
+    def open(self) -> None:
+        if self._driver is not None:
+            return
+        import neo4j
+
+        self._neo4j = neo4j
+        try:
+            driver = neo4j.GraphDatabase.driver(self._uri, auth=self._auth)
+        except (ValueError, neo4j.exceptions.ConfigurationError) as exc:
+            raise StoreError(f"invalid Neo4j URI {self._uri!r}: {exc}") from exc
+        try:
+            driver.verify_connectivity()
+        except self._errors() as exc:
+            driver.close()
+            raise StoreError(f"cannot connect to Neo4j at {self._uri}: {exc}") from exc
+        self._driver = driver
+        try:
+            self._check_version()
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        if self._driver is not None:
+            self._driver.close()
+        self._driver = None
+
+    def __enter__(self) -> Self:
+        self.open()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def init_schema(self) -> None:
+        for stmt in cypher.statements("neo4j", "schema"):
+            # Schema commands cannot share a transaction with data writes: one each.
+            self._execute(stmt.rstrip().rstrip(";"), {"dim": self._dim}, write=True)
+        self._write("await_indexes", timeout_s=_INDEX_WAIT_S)
+        self._write("meta_set", key="schema_version", value=SCHEMA_VERSION)
+        self._write("meta_set", key="embedding_dim", value=str(self._dim))
+        self._write("meta_set", key="embedding_model", value=self._model)
+
+    def _check_version(self) -> None:
+        stored = self._meta("schema_version")
+        if stored is None:
+            return  # a new database: init_schema() writes the version
+        if stored != SCHEMA_VERSION:
+            raise SchemaVersionError(
+                f"the Neo4j database {self._database!r} at {self._uri} has schema version "
+                f"{stored!r}, this kg-first needs {SCHEMA_VERSION!r}: run `kg init --reset` "
+                "and ingest again"
+            )
+        dim = self._meta("embedding_dim")
+        if dim and int(dim) != self._dim:
+            raise SchemaVersionError(
+                f"the Neo4j database {self._database!r} holds {dim}-d embeddings "
+                f"({self._meta('embedding_model')!r}) but the configured model gives "
+                f"{self._dim}-d: set KG_EMBEDDING__MODEL back or run `kg init --reset`"
+            )
+
+    def _meta(self, key: str) -> str | None:
+        rows = self._read("meta_get", key=key)
+        return str(rows[0][0]) if rows and rows[0][0] is not None else None
+
+    # --- low-level ----------------------------------------------------------
+    def _errors(self) -> tuple[type[Exception], ...]:
+        exc = self._neo4j.exceptions
+        return (exc.Neo4jError, exc.DriverError)
+
+    def _require(self) -> Any:
+        if self._driver is None:
+            raise StoreError("the graph store is not open")
+        return self._driver
+
+    def _execute(self, text: str, params: Mapping[str, Any], write: bool) -> list[list[Any]]:
+        driver = self._require()
+        routing = self._neo4j.RoutingControl.WRITE if write else self._neo4j.RoutingControl.READ
+        try:
+            records, _, _ = driver.execute_query(
+                text, dict(params), routing_=routing, database_=self._database
+            )
+        except self._errors() as exc:
+            raise StoreError(f"Neo4j query failed: {exc}") from exc
+        return [list(r.values()) for r in records]
+
+    def _read(self, name: str, **params: Any) -> list[list[Any]]:
+        return self._execute(cypher.load("neo4j", name), params, write=False)
+
+    def _write(self, name: str, **params: Any) -> list[list[Any]]:
+        return self._execute(cypher.load("neo4j", name), params, write=True)
+
+    def _write_tx(self, work: Callable[[Any], None]) -> None:
+        """Run ``work(tx)`` in one managed write transaction, then bump the graph version."""
+        driver = self._require()
+
+        def unit(tx: Any) -> None:
+            work(tx)
+            writes.tq(tx, "graph_version_bump")
+
+        try:
+            with driver.session(database=self._database) as session:
+                session.execute_write(unit)
+        except self._errors() as exc:
+            raise StoreError(f"Neo4j write failed: {exc}") from exc
+        if self._gds.known_available():
+            # Free the memory of projections of the old graph now; the write has committed,
+            # so a failure here only delays the drop until the next projection is needed.
+            try:
+                self._gds.drop_stale()
+            except StoreError as exc:
+                log.warning("could not drop stale GDS projections: %s", exc)
+
+    # --- writes -------------------------------------------------------------
+    def upsert_documents(self, graphs: Sequence[DocumentGraph]) -> None:
+        if not graphs:
+            return
+        for g in graphs:
+            check_relation_types(g.relations)
+            # Validate every row before the transaction starts: a bad embedding is a bug in
+            # the caller, not something to retry.
+            chunk_rows(g.chunks, self._dim)
+            for e in g.entities:
+                writes.entity_row(e, self._dim)
+
+        def work(tx: Any) -> None:
+            for g in graphs:
+                writes.replace_document(tx, g, self._dim)
+
+        self._write_tx(work)
+
+    def delete_document(self, doc_id: str) -> bool:
+        if not self._read("document_states", ids=[doc_id]):
+            return False
+        self._write_tx(lambda tx: writes.delete_document(tx, doc_id))
+        return True
+
+    def refresh_indexes(self) -> None:
+        """Nothing to do: Neo4j updates its vector and full-text indexes at commit."""
+
+    def set_pagerank(self, entity_scores: dict[str, float], doc_scores: dict[str, float]) -> None:
+        # Scores are not projected, so this write leaves the graph version (and with it the
+        # GDS projections) alone.
+        rows = [{"id": k, "score": float(v)} for k, v in entity_scores.items()]
+        if rows:
+            self._write("entities_set_pagerank", rows=rows)
+        rows = [{"id": k, "score": float(v)} for k, v in doc_scores.items()]
+        if rows:
+            self._write("documents_set_authority", rows=rows)
+
+    # --- reads --------------------------------------------------------------
+    def document_states(self, doc_ids: Sequence[str]) -> dict[str, DocumentState]:
+        if not doc_ids:
+            return {}
+        rows = self._read("document_states", ids=list(doc_ids))
+        return {r[0]: DocumentState(r[0], r[1], r[2]) for r in rows}
+
+    def existing_entity_ids(self, entity_ids: Sequence[str]) -> set[str]:
+        if not entity_ids:
+            return set()
+        return {r[0] for r in self._read("entities_existing", ids=list(entity_ids))}
+
+    def alias_targets(self, keys: Sequence[str]) -> dict[str, str]:
+        if not keys:
+            return {}
+        out: dict[str, str] = {}
+        for key, entity_id in self._read("alias_targets", keys=list(keys)):
+            out.setdefault(key, entity_id)  # rows come most-mentioned first
+        return out
+
+    def list_documents(self, offset: int = 0, limit: int = 50) -> list[DocumentInfo]:
+        rows = self._read("documents_list", offset=max(0, offset), limit=max(0, limit))
+        return [to_document_info(r) for r in rows]
+
+    def find_documents(self, key: str) -> list[DocumentInfo]:
+        return [to_document_info(r) for r in self._read("documents_find", key=key)]
+
+    def get_chunks(self, chunk_ids: Sequence[str]) -> list[ChunkHit]:
+        if not chunk_ids:
+            return []
+        rows = self._read("chunks_get", ids=list(chunk_ids))
+        by_id = {r[0]: to_chunk_hit(r, 0.0) for r in rows}
+        return [by_id[c] for c in chunk_ids if c in by_id]
+
+    def vector_search_chunks(self, embedding: Sequence[float], k: int) -> list[ChunkHit]:
+        rows = self._read("vector_chunks", embedding=self._vec(embedding), k=max(1, k))
+        return [to_chunk_hit(r, cosine_from_score(r[5])) for r in rows]
+
+    def vector_search_entities(self, embedding: Sequence[float], k: int) -> list[EntityHit]:
+        rows = self._read("vector_entities", embedding=self._vec(embedding), k=max(1, k))
+        return [EntityHit(r[0], r[1], r[2], cosine_from_score(r[3])) for r in rows]
+
+    def fulltext_chunks(self, query: str, k: int) -> list[ChunkHit]:
+        lucene = escape_lucene(query)
+        if not lucene:
+            return []
+        rows = self._read("fulltext_chunks", query=lucene, k=max(1, k))
+        return [to_chunk_hit(r, float(r[5])) for r in rows]
+
+    def fulltext_aliases(self, query: str, k: int) -> list[EntityHit]:
+        lucene = escape_lucene(query)
+        if not lucene:
+            return []
+        rows = self._read("fulltext_aliases", query=lucene, k=max(1, k))
+        return [EntityHit(r[0], r[1], r[2], float(r[3]), matched=r[4]) for r in rows]
+
+    def neighbourhood(self, entity_id: str, hops: int = 1, limit: int = 100) -> Subgraph:
+        hops = validated_hops(hops, MAX_HOPS)
+        start = self._read("entity_get", id=entity_id)
+        if not start:
+            return Subgraph()
+        rows = self._read("neighbourhood", id=entity_id, hops=hops, limit=max(1, limit))
+        nodes = [GraphNode(start[0][0], "Entity", start[0][1], start[0][2], 0)]
+        nodes += [GraphNode(r[0], "Entity", r[1], r[2], int(r[3])) for r in rows]
+        edges = [
+            GraphEdge(r[0], r[1], r[2], float(r[3]), tuple(r[4] or ()))
+            for r in self._read("relations_among", ids=[n.id for n in nodes])
+        ]
+        return Subgraph(nodes=nodes, edges=edges)
+
+    def export_graph(self) -> GraphExport:
+        chunks = self._read("export_chunks")
+        entities = self._read("export_entities")
+        return GraphExport(
+            chunk_ids=[r[0] for r in chunks],
+            chunk_docs=[r[1] for r in chunks],
+            entity_ids=[r[0] for r in entities],
+            entity_names=[r[1] for r in entities],
+            mentions=[(r[0], r[1], int(r[2])) for r in self._read("export_mentions")],
+            relations=[(r[0], r[1], r[2], float(r[3])) for r in self._read("export_relations")],
+            next_edges=[(r[0], r[1]) for r in self._read("export_next")],
+        )
+
+    def counts(self) -> Counts:
+        return Counts(*(int(v) for v in self._read("counts")[0]))
+
+    def _vec(self, embedding: Sequence[float]) -> list[float]:
+        vec = [float(x) for x in embedding]
+        if len(vec) != self._dim:
+            raise StoreError(f"query embedding has {len(vec)} dimensions, the store {self._dim}")
+        return vec
+
+    # --- Neo4j only: GDS and the read-only Cypher guard -----------------------
+    def gds_available(self) -> bool:
+        """Whether the server has the Graph Data Science plugin (asked once, logged once)."""
+        return self._gds.available()
+
+    def pagerank_gds(self) -> tuple[dict[str, float], dict[str, float]]:
+        """Global PageRank with GDS, stored as Entity.pagerank and Document.authority.
+
+        Returns (entity scores, document scores), each summing to 1."""
+        entity_scores, doc_scores = self._gds.pagerank()
+        self.set_pagerank(entity_scores, doc_scores)
+        return entity_scores, doc_scores
+
+    def personalized_pagerank(
+        self, seeds: dict[str, float], k: int, damping: float = 0.85
+    ) -> list[RankedNode]:
+        """Top ``k`` chunks and entities by GDS personalized PageRank from weighted seeds."""
+        return self._gds.personalized_pagerank(seeds, k, damping=damping)
+
+    def run_read_only(
+        self,
+        query: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        timeout_s: float = 30.0,
+        max_rows: int = 1000,
+    ) -> list[dict[str, Any]]:
+        """Run untrusted Cypher only if Neo4j plans it as a read (see ``neo4j_guard``);
+        raises ReadOnlyViolation otherwise."""
+        driver = self._require()
+        try:
+            return neo4j_guard.run_read_only(
+                self._neo4j, driver, self._database, query, params, timeout_s, max_rows
+            )
+        except self._errors() as exc:
+            raise StoreError(f"read-only query failed: {exc}") from exc

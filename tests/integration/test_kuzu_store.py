@@ -1,0 +1,127 @@
+"""The embedded adapter's behaviour, on a real Kùzu database in a temp dir."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from graph_schema import Alias, Chunk, Document, DocumentGraph, Entity, Mention, Relation
+from graph_store.kuzu_store import KuzuGraphStore
+from kg.errors import SchemaVersionError
+
+DIM = 8
+
+
+def vec(i: int) -> tuple[float, ...]:
+    v = np.zeros(DIM)
+    v[i % DIM] = 1.0
+    v[(i + 1) % DIM] = 0.3
+    return tuple(float(x) for x in v / np.linalg.norm(v))
+
+
+def graph(doc: str, texts: list[str], ents: list[str], rels: list[tuple[str, str]]) -> DocumentGraph:
+    d = Document(id=doc, uri=f"/x/{doc}", title=doc.upper(), content_hash="|".join(texts),
+                 extractor_version="t1", ingested_at=datetime.now(UTC))
+    chunks = [Chunk(id=f"{doc}-{i:04d}-{abs(hash(t)) % 10**8}", doc_id=doc, index=i, text=t, tokens=len(t.split()),
+                    content_hash=t, embedding=vec(i + sum(map(ord, doc)))) for i, t in enumerate(texts)]
+    entities = [Entity(id=e, name=e.title(), embedding=vec(len(e))) for e in ents]
+    mentions = [Mention(chunk_id=chunks[0].id, entity_id=e) for e in ents]
+    aliases = [Alias(name=e.upper(), normalized=e, entity_id=e, method="name") for e in ents]
+    relations = [Relation(source_id=a, target_id=b, type="PART_OF", evidence=(chunks[0].id,)) for a, b in rels]
+    return DocumentGraph(document=d, chunks=tuple(chunks), entities=tuple(entities), aliases=tuple(aliases),
+                         relations=tuple(relations), mentions=tuple(mentions))
+
+
+@pytest.fixture()
+def store(tmp_path: Path) -> KuzuGraphStore:
+    s = KuzuGraphStore(tmp_path / "g.kuzu", DIM, "test-model")
+    s.open()
+    s.init_schema()
+    s.init_schema()  # idempotent
+    yield s
+    s.close()
+
+
+def test_constructor_does_no_io(tmp_path: Path) -> None:
+    KuzuGraphStore(tmp_path / "sub" / "g.kuzu", DIM, "m")
+    assert not (tmp_path / "sub").exists()
+
+
+def test_upsert_is_idempotent_and_replaces(store: KuzuGraphStore) -> None:
+    a = graph("da", ["alpha trust one", "alpha two"], ["a", "b"], [("a", "b")])
+    b = graph("db", ["beta trust"], ["b", "c"], [("b", "c")])
+    store.upsert_documents([a, b])
+    first = store.counts()
+    assert (first.documents, first.chunks, first.entities, first.relations, first.aliases) == (2, 3, 3, 2, 3)
+    store.upsert_documents([a, b])
+    assert store.counts() == first
+    # a new version of da drops entity a (only da mentioned it) and its relation
+    store.upsert_documents([graph("da", ["alpha trust one", "changed"], ["b"], [])])
+    after = store.counts()
+    assert (after.documents, after.chunks, after.entities, after.relations) == (2, 3, 2, 1)
+    assert store.existing_entity_ids(["a", "b", "c"]) == {"b", "c"}
+
+
+def test_delete_leaves_no_chunk_mention_or_orphan(store: KuzuGraphStore) -> None:
+    store.upsert_documents([graph("da", ["x one", "x two"], ["a", "b"], [("a", "b")]),
+                            graph("db", ["y"], ["b"], [])])
+    assert store.delete_document("da")
+    assert not store.delete_document("da")
+    c = store.counts()
+    assert (c.documents, c.chunks, c.mentions, c.entities, c.relations, c.aliases) == (1, 1, 1, 1, 0, 1)
+    exported = store.export_graph()
+    assert all(not cid.startswith("da-") for cid in exported.chunk_ids)
+    assert exported.entity_ids == ["b"]
+
+
+def test_shared_relation_keeps_evidence_of_remaining_document(store: KuzuGraphStore) -> None:
+    store.upsert_documents([graph("da", ["x"], ["a", "b"], [("a", "b")]), graph("db", ["y"], ["a", "b"], [("a", "b")])])
+    sub = store.neighbourhood("a", 1)
+    assert len(sub.edges) == 1 and len(sub.edges[0].evidence) == 2
+    store.delete_document("da")
+    sub = store.neighbourhood("a", 1)
+    assert len(sub.edges) == 1 and all(e.startswith("db-") for e in sub.edges[0].evidence)
+
+
+def test_vector_search_matches_brute_force(store: KuzuGraphStore) -> None:
+    docs = [graph(f"d{i}", [f"text {i} {j}" for j in range(3)], [f"e{i}"], []) for i in range(6)]
+    store.upsert_documents(docs)
+    q = vec(3)
+    hits = store.vector_search_chunks(q, 5)
+    chunks = [c for d in docs for c in d.chunks]
+    sims = sorted((float(np.dot(q, c.embedding)) for c in chunks), reverse=True)
+    assert [round(h.score, 4) for h in hits] == [round(s, 4) for s in sims[:5]]
+    assert store.vector_search_entities(vec(2), 1)[0].score == pytest.approx(1.0, abs=1e-4)
+
+
+def test_fulltext_after_refresh(store: KuzuGraphStore) -> None:
+    store.upsert_documents([graph("da", ["the crisis cafes open"], ["northdale"], []),
+                            graph("db", ["waiting lists"], ["ravensford"], [])])
+    store.upsert_documents([graph("da", ["the crisis cafes open late"], ["northdale"], [])])
+    store.refresh_indexes()
+    assert [h.doc_id for h in store.fulltext_chunks("cafes", 5)] == ["da"]
+    assert store.fulltext_aliases("RAVENSFORD", 3)[0].entity_id == "ravensford"
+    assert store.fulltext_chunks("   ", 3) == []
+
+
+def test_neighbourhood_hops(store: KuzuGraphStore) -> None:
+    store.upsert_documents([graph("d", ["x"], ["a", "b", "c", "e"], [("a", "b"), ("b", "c"), ("c", "e")])])
+    assert {n.id for n in store.neighbourhood("a", 1).nodes} == {"a", "b"}
+    assert {n.id: n.hops for n in store.neighbourhood("a", 3).nodes} == {"a": 0, "b": 1, "c": 2, "e": 3}
+    assert {n.id for n in store.neighbourhood("a", 9).nodes} == {"a", "b", "c", "e"}  # capped at 3
+    assert store.neighbourhood("missing", 2).nodes == []
+
+
+def test_schema_version_mismatch_is_a_clear_error(tmp_path: Path) -> None:
+    s = KuzuGraphStore(tmp_path / "g.kuzu", DIM, "m")
+    s.open()
+    s.init_schema()
+    s._q("meta_set", key="schema_version", value="0")
+    s.close()
+    with pytest.raises(SchemaVersionError, match="kg init --reset"):
+        KuzuGraphStore(tmp_path / "g.kuzu", DIM, "m").open()
+    with pytest.raises(SchemaVersionError):
+        KuzuGraphStore(tmp_path / "g.kuzu", DIM * 2, "other").open()

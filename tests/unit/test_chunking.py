@@ -1,0 +1,28 @@
+from extraction.chunking import approx_tokens, chunk_text, split_sentences
+
+
+def test_sentences_split_on_punctuation_and_paragraphs() -> None:
+    text = "First one. Second one! Third?\n\nNew paragraph without stop"
+    assert split_sentences(text) == ["First one.", "Second one!", "Third?", "New paragraph without stop"]
+
+
+def test_chunks_respect_token_bound_and_overlap() -> None:
+    sentences = [f"Sentence number {i} talks about the Northdale region." for i in range(40)]
+    chunks = chunk_text(" ".join(sentences), max_tokens=40, overlap_sentences=1)
+    assert len(chunks) > 5
+    assert all(c.tokens <= 40 for c in chunks)
+    assert [c.index for c in chunks] == list(range(len(chunks)))
+    # consecutive chunks share their boundary sentence
+    for a, b in zip(chunks, chunks[1:], strict=False):
+        assert split_sentences(a.text)[-1] == split_sentences(b.text)[0]
+
+
+def test_overlong_sentence_is_split_by_words() -> None:
+    text = " ".join(["word"] * 500) + "."
+    chunks = chunk_text(text, max_tokens=50, overlap_sentences=0)
+    assert all(c.tokens <= 50 for c in chunks)
+    assert sum(len(c.text.split()) for c in chunks) == 500
+
+
+def test_approx_tokens_counts_words_and_punctuation() -> None:
+    assert approx_tokens("Hello, world.") == 4

@@ -1,0 +1,117 @@
+"""Every Neo4j query is checked by Neo4j's own Cypher parser and semantic analysis.
+
+No Neo4j runs on the development machines, so ``tools/cypher-lint/lint.mjs`` (the npm package
+``@neo4j-cypher/language-support``) stands in: syntax, undefined variables and parameters,
+procedures and functions with their signatures, labels and relationship types.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import cypher
+
+ROOT = Path(__file__).resolve().parents[2]
+LINTER = ROOT / "tools" / "cypher-lint"
+PACKAGE = LINTER / "node_modules" / "@neo4j-cypher" / "language-support"
+NODE = shutil.which("node")
+PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
+# How the adapter names a query: _read("x"), _write("x"), tq(tx, "x"), self._run("x"),
+# self._projection(_KIND, "x"), cypher.statements("neo4j", "x").
+QUERY_USE = re.compile(
+    r"\b(?:_read|_write|_run|tq|tq_rows|_projection)\(\s*(?:\w+,\s*)?\"([a-z0-9_]+)\""
+    r"|cypher\.(?:load|statements)\(\s*\"neo4j\",\s*\"([a-z0-9_]+)\""
+)
+
+pytestmark = pytest.mark.skipif(
+    NODE is None or not PACKAGE.is_dir(),
+    reason="needs node and tools/cypher-lint/node_modules (run: npm ci --prefix tools/cypher-lint)",
+)
+
+
+def run_lint(queries: list[dict[str, Any]]) -> dict[str, Any]:
+    assert NODE is not None
+    done = subprocess.run(
+        [NODE, str(LINTER / "lint.mjs")],
+        input=json.dumps({"queries": queries}),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+def query(name: str, text: str) -> dict[str, Any]:
+    return {"name": name, "text": text, "params": sorted(set(PARAM.findall(text)))}
+
+
+def diagnostics(result: dict[str, Any], name: str) -> list[dict[str, Any]]:
+    return next(r["diagnostics"] for r in result["results"] if r["name"] == name)
+
+
+@pytest.fixture(scope="module")
+def project_lint() -> dict[str, Any]:
+    queries = [query(name, cypher.load("neo4j", name)) for name in cypher.names("neo4j")]
+    # The schema file also runs statement by statement: lint each as it is sent.
+    for i, stmt in enumerate(cypher.statements("neo4j", "schema")):
+        queries.append(query(f"schema#{i}", stmt.rstrip().rstrip(";")))
+    return run_lint(queries)
+
+
+def test_there_are_neo4j_queries() -> None:
+    assert len(cypher.names("neo4j")) > 40
+
+
+def test_every_neo4j_query_lints_clean(project_lint: dict[str, Any]) -> None:
+    problems = [
+        f"{r['name']}:{d['line']}:{d['column']} {d['severity']}: {d['message']}"
+        for r in project_lint["results"]
+        for d in r["diagnostics"]
+        if d["severity"] in ("error", "warning")
+    ]
+    assert project_lint["errors"] == 0 and not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("MATCH (n:Entity) RETRN n", "Invalid input 'RETRN'"),
+        ("CALL gds.pageRank.streem('g') YIELD nodeId RETURN nodeId", "gds.pageRank.streem"),
+        ("CALL db.index.vector.queryNodes('chunk_embedding', 3) YIELD node RETURN node", "arguments"),
+        ("RETURN gds.util.asNodes([1]) AS n", "gds.util.asNodes"),
+        ("MATCH (e:Entity) RETURN f", "Variable `f` not defined"),
+    ],
+)
+def test_broken_queries_are_errors(text: str, expected: str) -> None:
+    result = run_lint([{"name": "broken", "text": text, "params": []}])
+    errors = [d for d in diagnostics(result, "broken") if d["severity"] == "error"]
+    assert errors and any(expected in d["message"] for d in errors), errors
+
+
+def test_undeclared_parameter_and_unknown_label_are_caught() -> None:
+    result = run_lint(
+        [
+            {"name": "param", "text": "MATCH (e:Entity {id: $id}) RETURN e", "params": []},
+            {"name": "label", "text": "MATCH (e:Entty) RETURN e", "params": []},
+        ]
+    )
+    assert any(d["severity"] == "error" and "$id" in d["message"] for d in diagnostics(result, "param"))
+    assert any("Entty" in d["message"] for d in diagnostics(result, "label"))
+
+
+def test_adapter_runs_only_existing_queries_and_every_query_is_used() -> None:
+    sources = "\n".join(p.read_text() for p in sorted((ROOT / "graph_store").glob("neo4j_*.py")))
+    used = {a or b for a, b in QUERY_USE.findall(sources)}
+    known = set(cypher.names("neo4j"))
+    assert used - known == set(), "the adapter names queries that do not exist"
+    assert known - used == set(), "queries no code runs"
