@@ -216,17 +216,29 @@ class KuzuGraphStore:
         Returns (entities it mentioned, its chunk ids) for the clean-up after the write."""
         touched = {row[0] for row in self._q("document_mentioned_entities", id=doc_id)}
         if touched:
-            self._q("relations_strip_document", prefix=f"{doc_id}-", entity_ids=sorted(touched))
-        self._q("aliases_strip_document", doc_id=doc_id)
+            prefix = f"{doc_id}-"
+            rows = self._q("relations_of_document", prefix=prefix, entity_ids=sorted(touched))
+            rels = [
+                {"source_id": r[0], "target_id": r[1], "type": r[2], "weight": float(r[3]),
+                 "evidence": [x for x in r[4] if not x.startswith(prefix)], "extractor": r[5]}
+                for r in rows
+            ]
+            self._q_rows("relations_delete_keys", rels)
+            self._q_rows("relations_create", [r for r in rels if r["evidence"]])
+        rows = self._q("alias_links_of_document", doc_id=doc_id)
+        links = [
+            {"normalized": r[0], "name": r[1], "entity_id": r[2], "method": r[3],
+             "confidence": float(r[4]), "doc_ids": [d for d in r[5] if d != doc_id]}
+            for r in rows
+        ]
+        self._q_rows("alias_links_delete_keys", links)
+        self._q_rows("alias_links_create", [r for r in links if r["doc_ids"]])
         self._q("document_delete_mentions", id=doc_id)
         chunk_ids = {row[0] for row in self._q("document_chunk_ids", id=doc_id)}
         return touched, chunk_ids
 
     def _cleanup(self, entity_ids: set[str]) -> None:
         ids = sorted(entity_ids)
-        if ids:
-            self._q("relations_delete_unsupported", entity_ids=ids)
-        self._q("aliases_delete_unsupported")
         if ids:
             self._q("entities_delete_orphans", entity_ids=ids)
             self._q("entities_count_mentions", ids=ids)
@@ -272,8 +284,8 @@ class KuzuGraphStore:
         if aliases:
             have = {(r[0], r[1]): list(r[2]) for r in self._q("alias_links_existing", rows=aliases)}
             create, update = merge_provenance(aliases, have, ("normalized", "entity_id"), "doc_ids")
-            self._q_rows("alias_links_create", create)
-            self._q_rows("alias_links_update", update)
+            self._q_rows("alias_links_delete_keys", update)
+            self._q_rows("alias_links_create", create + update)
 
         relations = relation_rows(graph.relations)
         if relations:
@@ -283,8 +295,8 @@ class KuzuGraphStore:
             }
             key = ("source_id", "target_id", "type")
             create, update = merge_provenance(relations, have, key, "evidence")
-            self._q_rows("relations_create", create)
-            self._q_rows("relations_update", update)
+            self._q_rows("relations_delete_keys", update)
+            self._q_rows("relations_create", create + update)
         self._cleanup(touched | set(ids))
 
     def _entity_row(self, entity: Any) -> dict[str, Any]:

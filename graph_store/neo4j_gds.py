@@ -77,6 +77,9 @@ class Neo4jGds:
         """The name of an up-to-date projection of ``kind``, building it when missing.
 
         None when the graph has no relationships to project."""
+        _, _, _, relations, _, mentions = self._run("counts")[0]
+        if not relations and not mentions:
+            return None  # nothing to project; GDS refuses an empty Cypher projection
         prefix = f"{_PREFIX}{kind}-v"
         name = f"{prefix}{self._graph_version()}"
         present = {row[0] for row in self._run("gds_graph_names", prefix=prefix)}

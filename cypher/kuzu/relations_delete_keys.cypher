@@ -1,4 +1,4 @@
 UNWIND $rows AS r
 MATCH (:Entity {id: r.source_id})-[x:RELATED]->(:Entity {id: r.target_id})
 WHERE x.type = r.type
-SET x.evidence = r.evidence, x.weight = r.weight
+DELETE x

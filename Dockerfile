@@ -1,0 +1,32 @@
+# The kg-first API for the production stack (docker-compose.yml).
+FROM python:3.11-slim-bookworm
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    HF_HUB_OFFLINE=1 \
+    KG_DATA_DIR=/data
+
+WORKDIR /app
+
+# The CPU build of torch first, from its own index, so that `pip install .` finds the pinned
+# version satisfied and never pulls the multi-gigabyte CUDA wheels.
+RUN pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu
+
+COPY pyproject.toml README.md ./
+COPY kg/ kg/
+COPY graph_schema/ graph_schema/
+COPY graph_store/ graph_store/
+COPY cypher/ cypher/
+COPY extraction/ extraction/
+COPY retrieval/ retrieval/
+COPY agents/ agents/
+COPY api/ api/
+RUN pip install . && rm -rf /app/build
+
+RUN useradd --create-home --uid 10001 kg && mkdir -p /data && chown kg /data
+USER kg
+
+EXPOSE 8000
+CMD ["kg", "serve", "--host", "0.0.0.0", "--port", "8000"]
