@@ -46,7 +46,7 @@ lint: setup
 	$(BIN)/mypy
 
 bench: setup
-	$(BIN)/python -m bench.ingest ../shared/bench/multihop/musique/musique_train_corpus.json
+	rm -rf .kg/bench && KG_DATA_DIR=.kg/bench bash -c "time $(BIN)/kg ingest ../shared/bench/multihop/musique/musique_train_corpus.json && time $(BIN)/kg ingest ../shared/bench/multihop/musique/musique_train_corpus.json && $(BIN)/kg stats --json"
 
 clean:
 	rm -rf .kg test-output
