@@ -65,7 +65,9 @@ def chunk_text(
 
 
 def _make(index: int, parts: list[tuple[str, int]]) -> TextChunk:
-    return TextChunk(index=index, text=" ".join(p for p, _ in parts), tokens=sum(n for _, n in parts))
+    return TextChunk(
+        index=index, text=" ".join(p for p, _ in parts), tokens=sum(n for _, n in parts)
+    )
 
 
 def _split_long(sentence: str, max_tokens: int, count: TokenCounter) -> list[tuple[str, int]]:

@@ -65,7 +65,8 @@ def load_file(path: Path, max_bytes: int) -> list[SourceDocument]:
         raise InputError(str(path), f"cannot read: {exc.strerror or exc}") from exc
     if size > max_bytes:
         raise InputError(
-            str(path), f"file is {size:,} bytes, over the limit of {max_bytes:,} (KG_INGEST__MAX_FILE_BYTES)"
+            str(path),
+            f"file is {size:,} bytes, over the limit of {max_bytes:,} (KG_INGEST__MAX_FILE_BYTES)",
         )
     try:
         raw = path.read_bytes()
@@ -204,6 +205,9 @@ def _load_corpus(path: Path, text: str) -> Iterator[SourceDocument]:
         if body:
             # The passage index keeps duplicate titles (MuSiQue has some) apart, stably.
             yield SourceDocument(
-                uri=f"{uri}#{i}", title=title or f"passage {i}", text=body,
-                source=uri, doc_type="passage",
+                uri=f"{uri}#{i}",
+                title=title or f"passage {i}",
+                text=body,
+                source=uri,
+                doc_type="passage",
             )

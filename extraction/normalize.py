@@ -46,7 +46,7 @@ def acronym_matches(acronym: str, long_form: str) -> bool:
     words = [w for w in re.split(r"[\s\-–/]+", long_form) if w and w[0].isalpha()]
     initials = [w[0].upper() for w in words]
     major = [w[0].upper() for w in words if w[0].isupper()]
-    if letters == major or letters == initials:
+    if letters in (major, initials):
         return True
     # subsequence check over all initials, anchored at the first word
     it = iter(initials)

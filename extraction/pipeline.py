@@ -70,7 +70,9 @@ class Ingestor:
     def extractor_version(self) -> str:
         return self._extractor.version
 
-    def ingest_paths(self, paths: Sequence[Path], progress: ProgressHook | None = None) -> IngestReport:
+    def ingest_paths(
+        self, paths: Sequence[Path], progress: ProgressHook | None = None
+    ) -> IngestReport:
         started = time.perf_counter()
         report = IngestReport()
         files, errors = discover(list(paths))
@@ -181,14 +183,25 @@ class Ingestor:
         for item, cids, ents, aliases, mentions, relations in resolved:
             src = item.source
             document = Document(
-                id=item.doc_id, uri=src.uri, title=src.title, content_hash=item.content_hash,
-                extractor_version=self.extractor_version, ingested_at=now, source=src.source,
-                doc_type=src.doc_type, date=src.date,
+                id=item.doc_id,
+                uri=src.uri,
+                title=src.title,
+                content_hash=item.content_hash,
+                extractor_version=self.extractor_version,
+                ingested_at=now,
+                source=src.source,
+                doc_type=src.doc_type,
+                date=src.date,
             )
             chunks = [
                 Chunk(
-                    id=cid, doc_id=item.doc_id, index=idx, text=text, tokens=tokens,
-                    content_hash=content_hash(text), embedding=tuple(next(vectors)),
+                    id=cid,
+                    doc_id=item.doc_id,
+                    index=idx,
+                    text=text,
+                    tokens=tokens,
+                    content_hash=content_hash(text),
+                    embedding=tuple(next(vectors)),
                 )
                 for cid, (idx, text, tokens) in zip(cids, item.chunks, strict=True)
             ]
@@ -198,8 +211,12 @@ class Ingestor:
             ]
             graphs.append(
                 DocumentGraph(
-                    document=document, chunks=tuple(chunks), entities=tuple(full_entities),
-                    aliases=tuple(aliases), relations=tuple(relations), mentions=tuple(mentions),
+                    document=document,
+                    chunks=tuple(chunks),
+                    entities=tuple(full_entities),
+                    aliases=tuple(aliases),
+                    relations=tuple(relations),
+                    mentions=tuple(mentions),
                 )
             )
         return graphs

@@ -90,8 +90,12 @@ class Resolver:
                 if ea != eb:
                     relations.append(
                         Relation(
-                            source_id=ea, target_id=eb, type=rel, weight=weight,
-                            evidence=(cid,), extractor=extractor,
+                            source_id=ea,
+                            target_id=eb,
+                            type=rel,
+                            weight=weight,
+                            evidence=(cid,),
+                            extractor=extractor,
                         )
                     )
         for key, surface in facts.surfaces.items():
@@ -99,7 +103,9 @@ class Resolver:
         for alias_surface, target, method, conf in facts.aliases:
             eid = ent(target)
             aliases.append(_alias(alias_surface, normalize_name(alias_surface), eid, method, conf))
-        mention_models = [Mention(chunk_id=c, entity_id=e, count=n) for (c, e), n in mentions.items()]
+        mention_models = [
+            Mention(chunk_id=c, entity_id=e, count=n) for (c, e), n in mentions.items()
+        ]
         return list(entities.values()), aliases, mention_models, relations
 
 

@@ -9,6 +9,7 @@ When ``KG_SPACY_MODEL`` names an installed trained pipeline, its NER spans are a
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -130,20 +131,8 @@ class SpacyRuleExtractor:
                 i += 1
                 continue
             j = i + 1
-            while j < len(toks):
-                t = toks[j]
-                if _is_cap(t) or (_YEARISH.match(t.text) and j > i):
-                    j += 1
-                elif t.lower_ in _CONNECTORS and j + 1 < len(toks) and _is_cap(toks[j + 1]):
-                    j += 1
-                elif (
-                    t.text in {"-", "–", "/"}
-                    and j + 1 < len(toks)
-                    and (_is_cap(toks[j + 1]) or (toks[j + 1].like_num and toks[j - 1].like_num))
-                ):
-                    j += 1
-                else:
-                    break
+            while j < len(toks) and _continues_name(toks, j):
+                j += 1
             span = doc[toks[i].i : toks[j - 1].i + 1]
             # Drop leading function words ("The", sentence-initial "For 2026/27").
             while len(span) > 1 and (span[0].is_stop or span[0].lower_ in _CONNECTORS):
@@ -180,7 +169,7 @@ class SpacyRuleExtractor:
     ) -> list[tuple[str, str, str, float]]:
         out: list[tuple[str, str, str, float]] = []
         doc = sent.doc
-        for idx, (surface, key, start, end, _kind) in enumerate(spans):
+        for idx, (surface, key, _start, end, _kind) in enumerate(spans):
             # "Long Form (ACR)": the acronym in brackets right after a name.
             if (
                 end + 2 < len(doc) + 1
@@ -208,7 +197,7 @@ class SpacyRuleExtractor:
         self, sent: Any, spans: list[tuple[str, str, int, int, str]], doc: Any
     ) -> list[tuple[str, str, str, float]]:
         out: list[tuple[str, str, str, float]] = []
-        for a, b in zip(spans, spans[1:], strict=False):
+        for a, b in itertools.pairwise(spans):
             words = [t.lower_ for t in doc[a[3] : b[2]] if not t.is_punct or t.text == ","]
             words = [w for w in words if w not in {"the", "a", "an"} or len(words) > 2]
             phrase = " ".join(w for w in words if w not in {"the"})
@@ -217,6 +206,21 @@ class SpacyRuleExtractor:
                     out.append((a[1], rel, b[1], 1.0))
                     break
         return out
+
+
+def _continues_name(toks: list[Any], j: int) -> bool:
+    """Whether token j extends the capitalised name that started before it."""
+    t = toks[j]
+    nxt = toks[j + 1] if j + 1 < len(toks) else None
+    if _is_cap(t) or _YEARISH.match(t.text):
+        return True
+    if nxt is None:
+        return False
+    if t.lower_ in _CONNECTORS:
+        return _is_cap(nxt)
+    if t.text in {"-", "–", "/"}:
+        return _is_cap(nxt) or bool(nxt.like_num and toks[j - 1].like_num)
+    return False
 
 
 def _is_cap(tok: Any) -> bool:

@@ -67,7 +67,9 @@ class Relation(_Model):
     @classmethod
     def _valid_type(cls, value: str) -> str:
         if not RELATION_TYPE_PATTERN.match(value):
-            raise ValueError(f"relation type {value!r} does not match {RELATION_TYPE_PATTERN.pattern}")
+            raise ValueError(
+                f"relation type {value!r} does not match {RELATION_TYPE_PATTERN.pattern}"
+            )
         return value
 
 

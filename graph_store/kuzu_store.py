@@ -183,7 +183,9 @@ class KuzuGraphStore:
 
     def _drop_fulltext(self) -> None:
         present = self._present_fulltext()
-        for stmt, name in zip(cypher.statements("kuzu", "fulltext_drop"), _FTS_INDEXES, strict=True):
+        for stmt, name in zip(
+            cypher.statements("kuzu", "fulltext_drop"), _FTS_INDEXES, strict=True
+        ):
             if name in present:
                 self._run_raw(stmt)
         self._fts_ready = False
@@ -192,7 +194,9 @@ class KuzuGraphStore:
         if self._fts_ready:
             return
         present = self._present_fulltext()
-        for stmt, name in zip(cypher.statements("kuzu", "fulltext_create"), _FTS_INDEXES, strict=True):
+        for stmt, name in zip(
+            cypher.statements("kuzu", "fulltext_create"), _FTS_INDEXES, strict=True
+        ):
             if name not in present:
                 self._run_raw(stmt)
         self._fts_ready = True
@@ -219,16 +223,28 @@ class KuzuGraphStore:
             prefix = f"{doc_id}-"
             rows = self._q("relations_of_document", prefix=prefix, entity_ids=sorted(touched))
             rels = [
-                {"source_id": r[0], "target_id": r[1], "type": r[2], "weight": float(r[3]),
-                 "evidence": [x for x in r[4] if not x.startswith(prefix)], "extractor": r[5]}
+                {
+                    "source_id": r[0],
+                    "target_id": r[1],
+                    "type": r[2],
+                    "weight": float(r[3]),
+                    "evidence": [x for x in r[4] if not x.startswith(prefix)],
+                    "extractor": r[5],
+                }
                 for r in rows
             ]
             self._q_rows("relations_delete_keys", rels)
             self._q_rows("relations_create", [r for r in rels if r["evidence"]])
         rows = self._q("alias_links_of_document", doc_id=doc_id)
         links = [
-            {"normalized": r[0], "name": r[1], "entity_id": r[2], "method": r[3],
-             "confidence": float(r[4]), "doc_ids": [d for d in r[5] if d != doc_id]}
+            {
+                "normalized": r[0],
+                "name": r[1],
+                "entity_id": r[2],
+                "method": r[3],
+                "confidence": float(r[4]),
+                "doc_ids": [d for d in r[5] if d != doc_id],
+            }
             for r in rows
         ]
         self._q_rows("alias_links_delete_keys", links)
@@ -414,9 +430,7 @@ class KuzuGraphStore:
                 entity_ids=[r[0] for r in entities],
                 entity_names=[r[1] for r in entities],
                 mentions=[(r[0], r[1], int(r[2])) for r in self._q("export_mentions")],
-                relations=[
-                    (r[0], r[1], r[2], float(r[3])) for r in self._q("export_relations")
-                ],
+                relations=[(r[0], r[1], r[2], float(r[3])) for r in self._q("export_relations")],
                 next_edges=[(r[0], r[1]) for r in self._q("export_next")],
             )
 

@@ -87,7 +87,9 @@ def ingest(paths: Annotated[list[Path], typer.Argument(help="Files or directorie
 
 
 @app.command()
-def delete(keys: Annotated[list[str], typer.Argument(help="Document ids, URIs or titles.")]) -> None:
+def delete(
+    keys: Annotated[list[str], typer.Argument(help="Document ids, URIs or titles.")],
+) -> None:
     """Delete documents with their chunks, mentions and orphaned entities."""
     missing = 0
     with _opened() as c:
@@ -110,7 +112,11 @@ def stats(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     with _opened() as c:
         counts = c.store.counts().as_dict()
     if as_json:
-        print(json.dumps({k: counts[k] for k in ("documents", "chunks", "entities", "relations", "aliases")}))
+        print(
+            json.dumps(
+                {k: counts[k] for k in ("documents", "chunks", "entities", "relations", "aliases")}
+            )
+        )
     else:
         for key, value in counts.items():
             out.print(f"{key:>10}: {value:,}")
@@ -156,11 +162,19 @@ def ask(
         )
         result = extractive_answer(question, evidence, c.embedder)
     if as_json:
-        print(json.dumps({
-            "answer": result.answer,
-            "citations": [{"chunk_id": x.chunk_id, "document_title": x.document_title} for x in result.citations],
-            "note": result.note,
-        }, ensure_ascii=False))
+        print(
+            json.dumps(
+                {
+                    "answer": result.answer,
+                    "citations": [
+                        {"chunk_id": x.chunk_id, "document_title": x.document_title}
+                        for x in result.citations
+                    ],
+                    "note": result.note,
+                },
+                ensure_ascii=False,
+            )
+        )
         return
     out.print(f"[bold]Q:[/] {question}\n", highlight=False)
     out.print(f"[dim]{result.note}[/]\n")
@@ -174,7 +188,9 @@ def ask(
 @app.command()
 def export(
     fmt: Annotated[str, typer.Option("--format", help="graphml or json")] = "json",
-    output: Annotated[Path | None, typer.Option("--out", help="File to write; stdout if omitted.")] = None,
+    output: Annotated[
+        Path | None, typer.Option("--out", help="File to write; stdout if omitted.")
+    ] = None,
 ) -> None:
     """Export the entity/chunk graph."""
     from kg.export import to_graphml, to_json

@@ -32,8 +32,12 @@ def build_store(settings: Settings, embedder: Embedder) -> GraphStore:
             raise ConfigError(f"the Neo4j adapter cannot be loaded: {exc}") from exc
         n = settings.neo4j
         store: GraphStore = Neo4jGraphStore(
-            uri=n.uri, user=n.user, password=n.password, database=n.database,
-            embedding_dim=embedder.dimension, embedding_model=embedder.model_name,
+            uri=n.uri,
+            user=n.user,
+            password=n.password,
+            database=n.database,
+            embedding_dim=embedder.dimension,
+            embedding_model=embedder.model_name,
         )
         return store
     raise ConfigError(f"unknown store {settings.store!r}")  # pragma: no cover - Literal

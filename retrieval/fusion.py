@@ -8,7 +8,9 @@ from typing import TypeVar
 K = TypeVar("K", bound=Hashable)
 
 
-def rrf(rankings: Sequence[Sequence[K]], k: int = 60, weights: Sequence[float] | None = None) -> dict[K, float]:
+def rrf(
+    rankings: Sequence[Sequence[K]], k: int = 60, weights: Sequence[float] | None = None
+) -> dict[K, float]:
     """Score each key by sum(weight / (k + rank)) over the rankings it appears in (rank from 1)."""
     weights = weights or [1.0] * len(rankings)
     scores: dict[K, float] = {}

@@ -64,7 +64,8 @@ class Searcher:
         ranked = sorted(fused.items(), key=lambda kv: -kv[1])[:k]
         return [
             _result(
-                hits[cid], score,
+                hits[cid],
+                score,
                 {"rrf": score, "dense": dense_s.get(cid, 0.0), "bm25": bm25_s.get(cid, 0.0)},
             )
             for cid, score in ranked

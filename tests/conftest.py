@@ -11,9 +11,9 @@ import pytest
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 
-from kg.container import Container, build  # noqa: E402
-from kg.settings import Settings  # noqa: E402
-from retrieval.embedder import SentenceTransformerEmbedder  # noqa: E402
+from kg.container import Container, build
+from kg.settings import Settings
+from retrieval.embedder import SentenceTransformerEmbedder
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "demo"

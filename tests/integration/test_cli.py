@@ -17,7 +17,9 @@ from tests.conftest import DEMO
 KG = [sys.executable, "-m", "kg.cli"]
 
 
-def run(data: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def run(
+    data: Path, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     full_env = {**os.environ, "KG_DATA_DIR": str(data), "HF_HUB_OFFLINE": "1", **(env or {})}
     return subprocess.run([*KG, *args], capture_output=True, text=True, env=full_env, timeout=600)
 
@@ -45,7 +47,9 @@ def test_demo_ingest_is_idempotent_searchable_and_answerable(tmp_path: Path) -> 
     assert {"chunk_id", "document_title", "text", "score"} <= set(found[0])
     assert any("Out-of-Area" in r["document_title"] for r in found)
 
-    answer = json.loads(run(data, "ask", "What are NMHT's priorities for the next 12 months?", "--json").stdout)
+    answer = json.loads(
+        run(data, "ask", "What are NMHT's priorities for the next 12 months?", "--json").stdout
+    )
     assert answer["citations"] and "No LLM" in answer["note"]
     for c in answer["citations"]:
         assert f"[{c['chunk_id']}]" in answer["answer"]
@@ -83,7 +87,13 @@ def test_bad_inputs_each_named_and_good_files_still_ingested(tmp_path: Path) -> 
     unreadable.chmod(0)
     (src / "huge.txt").write_bytes(b"Huge\n\n" + b"word " * 300_000)  # 1.5 MB
     data = tmp_path / "kg"
-    r = run(data, "ingest", str(src), str(tmp_path / "nowhere"), env={"KG_INGEST__MAX_FILE_BYTES": "1000000"})
+    r = run(
+        data,
+        "ingest",
+        str(src),
+        str(tmp_path / "nowhere"),
+        env={"KG_INGEST__MAX_FILE_BYTES": "1000000"},
+    )
     assert r.returncode == 0, r.stderr  # something was ingested
     errors = [line for line in r.stderr.splitlines() if line.startswith("error:")]
     expect = {
@@ -118,8 +128,11 @@ def test_large_file_within_limit_is_ingested_in_bounded_chunks(tmp_path: Path) -
 
 def _corpus(path: Path, n: int) -> None:
     passages = [
-        {"title": f"Entity {i} Holdings", "text": f"Entity {i} Holdings (EH{i}) is a member of Group {i % 7}. "
-         f"It provides services in Region {i % 11}. Founded in {1900 + i}, it is led by Person {i}."}
+        {
+            "title": f"Entity {i} Holdings",
+            "text": f"Entity {i} Holdings (EH{i}) is a member of Group {i % 7}. "
+            f"It provides services in Region {i % 11}. Founded in {1900 + i}, it is led by Person {i}.",
+        }
         for i in range(n)
     ]
     path.write_text(json.dumps(passages))
@@ -137,8 +150,9 @@ def test_store_survives_a_kill_mid_ingest(tmp_path: Path) -> None:
     clean_seconds = time.perf_counter() - started
 
     env = {**os.environ, "KG_DATA_DIR": str(tmp_path / "killed"), "HF_HUB_OFFLINE": "1", **batch}
-    proc = subprocess.Popen([*KG, "ingest", str(corpus)], env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [*KG, "ingest", str(corpus)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     # Kill well into the write phase (a real SIGKILL, no clean-up possible).
     time.sleep(clean_seconds * 0.75)
     proc.send_signal(signal.SIGKILL)

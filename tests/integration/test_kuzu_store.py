@@ -22,17 +22,44 @@ def vec(i: int) -> tuple[float, ...]:
     return tuple(float(x) for x in v / np.linalg.norm(v))
 
 
-def graph(doc: str, texts: list[str], ents: list[str], rels: list[tuple[str, str]]) -> DocumentGraph:
-    d = Document(id=doc, uri=f"/x/{doc}", title=doc.upper(), content_hash="|".join(texts),
-                 extractor_version="t1", ingested_at=datetime.now(UTC))
-    chunks = [Chunk(id=f"{doc}-{i:04d}-{abs(hash(t)) % 10**8}", doc_id=doc, index=i, text=t, tokens=len(t.split()),
-                    content_hash=t, embedding=vec(i + sum(map(ord, doc)))) for i, t in enumerate(texts)]
+def graph(
+    doc: str, texts: list[str], ents: list[str], rels: list[tuple[str, str]]
+) -> DocumentGraph:
+    d = Document(
+        id=doc,
+        uri=f"/x/{doc}",
+        title=doc.upper(),
+        content_hash="|".join(texts),
+        extractor_version="t1",
+        ingested_at=datetime.now(UTC),
+    )
+    chunks = [
+        Chunk(
+            id=f"{doc}-{i:04d}-{abs(hash(t)) % 10**8}",
+            doc_id=doc,
+            index=i,
+            text=t,
+            tokens=len(t.split()),
+            content_hash=t,
+            embedding=vec(i + sum(map(ord, doc))),
+        )
+        for i, t in enumerate(texts)
+    ]
     entities = [Entity(id=e, name=e.title(), embedding=vec(len(e))) for e in ents]
     mentions = [Mention(chunk_id=chunks[0].id, entity_id=e) for e in ents]
     aliases = [Alias(name=e.upper(), normalized=e, entity_id=e, method="name") for e in ents]
-    relations = [Relation(source_id=a, target_id=b, type="PART_OF", evidence=(chunks[0].id,)) for a, b in rels]
-    return DocumentGraph(document=d, chunks=tuple(chunks), entities=tuple(entities), aliases=tuple(aliases),
-                         relations=tuple(relations), mentions=tuple(mentions))
+    relations = [
+        Relation(source_id=a, target_id=b, type="PART_OF", evidence=(chunks[0].id,))
+        for a, b in rels
+    ]
+    return DocumentGraph(
+        document=d,
+        chunks=tuple(chunks),
+        entities=tuple(entities),
+        aliases=tuple(aliases),
+        relations=tuple(relations),
+        mentions=tuple(mentions),
+    )
 
 
 @pytest.fixture()
@@ -55,7 +82,13 @@ def test_upsert_is_idempotent_and_replaces(store: KuzuGraphStore) -> None:
     b = graph("db", ["beta trust"], ["b", "c"], [("b", "c")])
     store.upsert_documents([a, b])
     first = store.counts()
-    assert (first.documents, first.chunks, first.entities, first.relations, first.aliases) == (2, 3, 3, 2, 3)
+    assert (first.documents, first.chunks, first.entities, first.relations, first.aliases) == (
+        2,
+        3,
+        3,
+        2,
+        3,
+    )
     store.upsert_documents([a, b])
     assert store.counts() == first
     # a new version of da drops entity a (only da mentioned it) and its relation
@@ -66,19 +99,29 @@ def test_upsert_is_idempotent_and_replaces(store: KuzuGraphStore) -> None:
 
 
 def test_delete_leaves_no_chunk_mention_or_orphan(store: KuzuGraphStore) -> None:
-    store.upsert_documents([graph("da", ["x one", "x two"], ["a", "b"], [("a", "b")]),
-                            graph("db", ["y"], ["b"], [])])
+    store.upsert_documents(
+        [graph("da", ["x one", "x two"], ["a", "b"], [("a", "b")]), graph("db", ["y"], ["b"], [])]
+    )
     assert store.delete_document("da")
     assert not store.delete_document("da")
     c = store.counts()
-    assert (c.documents, c.chunks, c.mentions, c.entities, c.relations, c.aliases) == (1, 1, 1, 1, 0, 1)
+    assert (c.documents, c.chunks, c.mentions, c.entities, c.relations, c.aliases) == (
+        1,
+        1,
+        1,
+        1,
+        0,
+        1,
+    )
     exported = store.export_graph()
     assert all(not cid.startswith("da-") for cid in exported.chunk_ids)
     assert exported.entity_ids == ["b"]
 
 
 def test_shared_relation_keeps_evidence_of_remaining_document(store: KuzuGraphStore) -> None:
-    store.upsert_documents([graph("da", ["x"], ["a", "b"], [("a", "b")]), graph("db", ["y"], ["a", "b"], [("a", "b")])])
+    store.upsert_documents(
+        [graph("da", ["x"], ["a", "b"], [("a", "b")]), graph("db", ["y"], ["a", "b"], [("a", "b")])]
+    )
     sub = store.neighbourhood("a", 1)
     assert len(sub.edges) == 1 and len(sub.edges[0].evidence) == 2
     store.delete_document("da")
@@ -98,8 +141,12 @@ def test_vector_search_matches_brute_force(store: KuzuGraphStore) -> None:
 
 
 def test_fulltext_after_refresh(store: KuzuGraphStore) -> None:
-    store.upsert_documents([graph("da", ["the crisis cafes open"], ["northdale"], []),
-                            graph("db", ["waiting lists"], ["ravensford"], [])])
+    store.upsert_documents(
+        [
+            graph("da", ["the crisis cafes open"], ["northdale"], []),
+            graph("db", ["waiting lists"], ["ravensford"], []),
+        ]
+    )
     store.upsert_documents([graph("da", ["the crisis cafes open late"], ["northdale"], [])])
     store.refresh_indexes()
     assert [h.doc_id for h in store.fulltext_chunks("cafes", 5)] == ["da"]
@@ -108,9 +155,16 @@ def test_fulltext_after_refresh(store: KuzuGraphStore) -> None:
 
 
 def test_neighbourhood_hops(store: KuzuGraphStore) -> None:
-    store.upsert_documents([graph("d", ["x"], ["a", "b", "c", "e"], [("a", "b"), ("b", "c"), ("c", "e")])])
+    store.upsert_documents(
+        [graph("d", ["x"], ["a", "b", "c", "e"], [("a", "b"), ("b", "c"), ("c", "e")])]
+    )
     assert {n.id for n in store.neighbourhood("a", 1).nodes} == {"a", "b"}
-    assert {n.id: n.hops for n in store.neighbourhood("a", 3).nodes} == {"a": 0, "b": 1, "c": 2, "e": 3}
+    assert {n.id: n.hops for n in store.neighbourhood("a", 3).nodes} == {
+        "a": 0,
+        "b": 1,
+        "c": 2,
+        "e": 3,
+    }
     assert {n.id for n in store.neighbourhood("a", 9).nodes} == {"a", "b", "c", "e"}  # capped at 3
     assert store.neighbourhood("missing", 2).nodes == []
 

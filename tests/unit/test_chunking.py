@@ -1,9 +1,16 @@
+import itertools
+
 from extraction.chunking import approx_tokens, chunk_text, split_sentences
 
 
 def test_sentences_split_on_punctuation_and_paragraphs() -> None:
     text = "First one. Second one! Third?\n\nNew paragraph without stop"
-    assert split_sentences(text) == ["First one.", "Second one!", "Third?", "New paragraph without stop"]
+    assert split_sentences(text) == [
+        "First one.",
+        "Second one!",
+        "Third?",
+        "New paragraph without stop",
+    ]
 
 
 def test_chunks_respect_token_bound_and_overlap() -> None:
@@ -13,7 +20,7 @@ def test_chunks_respect_token_bound_and_overlap() -> None:
     assert all(c.tokens <= 40 for c in chunks)
     assert [c.index for c in chunks] == list(range(len(chunks)))
     # consecutive chunks share their boundary sentence
-    for a, b in zip(chunks, chunks[1:], strict=False):
+    for a, b in itertools.pairwise(chunks):
         assert split_sentences(a.text)[-1] == split_sentences(b.text)[0]
 
 

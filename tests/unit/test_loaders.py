@@ -11,14 +11,23 @@ LIMIT = 10_000_000
 
 def test_markdown_title_and_metadata(tmp_path: Path) -> None:
     p = tmp_path / "a.md"
-    p.write_text("# My Title\nDate: 2026-03-14\nType: Board Paper\n\nBody text here.", encoding="utf-8")
+    p.write_text(
+        "# My Title\nDate: 2026-03-14\nType: Board Paper\n\nBody text here.", encoding="utf-8"
+    )
     (doc,) = load_file(p, LIMIT)
-    assert (doc.title, doc.date, doc.doc_type, doc.text) == ("My Title", "2026-03-14", "board paper", "Body text here.")
+    assert (doc.title, doc.date, doc.doc_type, doc.text) == (
+        "My Title",
+        "2026-03-14",
+        "board paper",
+        "Body text here.",
+    )
 
 
 def test_html_pdf_txt(tmp_path: Path) -> None:
     h = tmp_path / "p.html"
-    h.write_text("<html><head><title>Page</title><script>x()</script></head><body><p>Hello there.</p></body></html>")
+    h.write_text(
+        "<html><head><title>Page</title><script>x()</script></head><body><p>Hello there.</p></body></html>"
+    )
     assert load_file(h, LIMIT)[0].title == "Page"
     assert load_file(h, LIMIT)[0].text == "Hello there."
     t = tmp_path / "n.txt"
@@ -61,7 +70,9 @@ def test_corpus_list_and_dict_formats(tmp_path: Path) -> None:
         ("x.docx", b"PK", "unsupported file type"),
     ],
 )
-def test_bad_input_is_a_clear_error_naming_the_file(tmp_path: Path, name: str, content: bytes, reason: str) -> None:
+def test_bad_input_is_a_clear_error_naming_the_file(
+    tmp_path: Path, name: str, content: bytes, reason: str
+) -> None:
     p = tmp_path / name
     p.write_bytes(content)
     with pytest.raises(InputError, match=reason) as info:
