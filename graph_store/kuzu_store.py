@@ -169,7 +169,12 @@ class KuzuGraphStore:
         if not graphs:
             return
         with self._lock:
-            self._in_transaction(lambda: [self._replace(g) for g in graphs])
+
+            def work() -> None:
+                for g in graphs:
+                    self._replace(g)
+
+            self._in_transaction(work)
 
     def delete_document(self, doc_id: str) -> bool:
         with self._lock:
@@ -305,12 +310,12 @@ class KuzuGraphStore:
 
         relations = relation_rows(graph.relations)
         if relations:
-            have = {
+            rel_have: dict[tuple[str, ...], list[str]] = {
                 (r[0], r[1], r[2]): list(r[3])
                 for r in self._q("relations_existing", rows=relations)
             }
             key = ("source_id", "target_id", "type")
-            create, update = merge_provenance(relations, have, key, "evidence")
+            create, update = merge_provenance(relations, rel_have, key, "evidence")
             self._q_rows("relations_delete_keys", update)
             self._q_rows("relations_create", create + update)
         self._cleanup(touched | set(ids))

@@ -14,7 +14,14 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
 
 from kg.container import Container, build
 from kg.errors import KgError
@@ -67,7 +74,7 @@ def init(
 def ingest(paths: Annotated[list[Path], typer.Argument(help="Files or directories.")]) -> None:
     """Ingest files (md, txt, html, pdf, corpus JSON); unchanged documents are skipped."""
     with _opened(init=True) as c, _progress() as progress:
-        tasks: dict[str, int] = {}
+        tasks: dict[str, TaskID] = {}
 
         def hook(phase: str, done: int, total: int) -> None:
             if phase not in tasks:
