@@ -28,16 +28,17 @@ from typing import Any, Self
 
 import cypher
 from graph_schema import SCHEMA_VERSION, DocumentGraph
-from graph_store.kuzu_rows import (
+from graph_store.port import MAX_HOPS
+from graph_store.rows import (
     alias_rows,
     chunk_rows,
     document_params,
+    entity_row,
     merge_provenance,
     relation_rows,
     to_chunk_hit,
     to_document_info,
 )
-from graph_store.port import MAX_HOPS
 from graph_store.types import (
     ChunkHit,
     Counts,
@@ -293,7 +294,7 @@ class KuzuGraphStore:
             if e.id not in existing and e.id not in seen:
                 seen.add(e.id)
                 new_entities.append(e)
-        self._q_rows("entities_create", [self._entity_row(e) for e in new_entities])
+        self._q_rows("entities_create", [entity_row(e, self._dim) for e in new_entities])
         mentions = [
             {"chunk_id": m.chunk_id, "entity_id": m.entity_id, "count": m.count}
             for m in graph.mentions
@@ -319,18 +320,6 @@ class KuzuGraphStore:
             self._q_rows("relations_delete_keys", update)
             self._q_rows("relations_create", create + update)
         self._cleanup(touched | set(ids))
-
-    def _entity_row(self, entity: Any) -> dict[str, Any]:
-        emb = list(entity.embedding)
-        if len(emb) != self._dim:
-            raise StoreError(f"entity {entity.id} has a {len(emb)}-d embedding, need {self._dim}")
-        return {
-            "id": entity.id,
-            "name": entity.name,
-            "type": entity.type,
-            "description": entity.description,
-            "embedding": emb,
-        }
 
     def refresh_indexes(self) -> None:
         with self._lock:

@@ -1,6 +1,6 @@
 """Row shaping and small pure helpers for the Neo4j adapter.
 
-Document, chunk, alias and relation rows are the backend-neutral ones from ``kuzu_rows``; this
+Document, chunk, alias and relation rows are the backend-neutral ones from ``rows``; this
 module holds what only Neo4j needs: Lucene escaping, the cosine score mapping, chunk order rows
 and score normalisation.
 """

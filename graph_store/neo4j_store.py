@@ -21,11 +21,6 @@ import cypher
 from graph_schema import SCHEMA_VERSION, DocumentGraph
 from graph_store import neo4j_guard
 from graph_store import neo4j_writes as writes
-from graph_store.kuzu_rows import (
-    chunk_rows,
-    to_chunk_hit,
-    to_document_info,
-)
 from graph_store.neo4j_gds import Neo4jGds
 from graph_store.neo4j_rows import (
     RankedNode,
@@ -35,6 +30,12 @@ from graph_store.neo4j_rows import (
     validated_hops,
 )
 from graph_store.port import MAX_HOPS
+from graph_store.rows import (
+    chunk_rows,
+    entity_row,
+    to_chunk_hit,
+    to_document_info,
+)
 from graph_store.types import (
     ChunkHit,
     Counts,
@@ -205,7 +206,7 @@ class Neo4jGraphStore:
             # the caller, not something to retry.
             chunk_rows(g.chunks, self._dim)
             for e in g.entities:
-                writes.entity_row(e, self._dim)
+                entity_row(e, self._dim)
 
         def work(tx: Any) -> None:
             for g in graphs:

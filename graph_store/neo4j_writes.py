@@ -13,10 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 import cypher
-from graph_schema import DocumentGraph, Entity
-from graph_store.kuzu_rows import alias_rows, chunk_rows, document_params, relation_rows
+from graph_schema import DocumentGraph
 from graph_store.neo4j_rows import next_rows
-from kg.errors import StoreError
+from graph_store.rows import alias_rows, chunk_rows, document_params, entity_row, relation_rows
 
 
 def tq(tx: Any, name: str, **params: Any) -> list[list[Any]]:
@@ -81,16 +80,3 @@ def replace_document(tx: Any, graph: DocumentGraph, dim: int) -> None:
     tq_rows(tx, "aliases_merge", alias_rows(graph.aliases, doc_id))
     tq_rows(tx, "relations_merge", relation_rows(graph.relations))
     _cleanup(tx, touched | set(entities))
-
-
-def entity_row(entity: Entity, dim: int) -> dict[str, Any]:
-    emb = [float(x) for x in entity.embedding]
-    if len(emb) != dim:
-        raise StoreError(f"entity {entity.id} has a {len(emb)}-d embedding, need {dim}")
-    return {
-        "id": entity.id,
-        "name": entity.name,
-        "type": entity.type,
-        "description": entity.description,
-        "embedding": emb,
-    }

@@ -1,11 +1,11 @@
-"""Row shaping between graph_schema models and Kùzu query parameters/results."""
+"""Backend-neutral row shaping between graph_schema models and query parameters/results."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from graph_schema import Alias, Chunk, Document, Relation
+from graph_schema import Alias, Chunk, Document, Entity, Relation
 from graph_store.types import ChunkHit, DocumentInfo
 from kg.errors import StoreError
 
@@ -121,3 +121,16 @@ def to_document_info(row: Sequence[Any]) -> DocumentInfo:
         date=row[8],
         chunks=int(row[9]),
     )
+
+
+def entity_row(entity: Entity, dim: int) -> dict[str, Any]:
+    emb = [float(x) for x in entity.embedding]
+    if len(emb) != dim:
+        raise StoreError(f"entity {entity.id} has a {len(emb)}-d embedding, need {dim}")
+    return {
+        "id": entity.id,
+        "name": entity.name,
+        "type": entity.type,
+        "description": entity.description,
+        "embedding": emb,
+    }
