@@ -135,7 +135,8 @@ class KuzuGraphStore:
         if dim and int(dim) != self._dim:
             raise SchemaVersionError(
                 f"the graph at {self._path} holds {dim}-d embeddings "
-                f"({self._meta('embedding_model')!r}) but the configured model gives {self._dim}-d: "
+                f"({self._meta('embedding_model')!r}) but the configured model gives "
+                f"{self._dim}-d: "
                 "set KG_EMBEDDING__MODEL back or run `kg init --reset` and ingest again"
             )
 

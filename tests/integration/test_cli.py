@@ -131,7 +131,8 @@ def _corpus(path: Path, n: int) -> None:
         {
             "title": f"Entity {i} Holdings",
             "text": f"Entity {i} Holdings (EH{i}) is a member of Group {i % 7}. "
-            f"It provides services in Region {i % 11}. Founded in {1900 + i}, it is led by Person {i}.",
+            f"It provides services in Region {i % 11}. "
+            f"Founded in {1900 + i}, it is led by Person {i}.",
         }
         for i in range(n)
     ]

@@ -26,7 +26,8 @@ def test_markdown_title_and_metadata(tmp_path: Path) -> None:
 def test_html_pdf_txt(tmp_path: Path) -> None:
     h = tmp_path / "p.html"
     h.write_text(
-        "<html><head><title>Page</title><script>x()</script></head><body><p>Hello there.</p></body></html>"
+        "<html><head><title>Page</title><script>x()</script></head>"
+        "<body><p>Hello there.</p></body></html>"
     )
     assert load_file(h, LIMIT)[0].title == "Page"
     assert load_file(h, LIMIT)[0].text == "Hello there."

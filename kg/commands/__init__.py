@@ -1,0 +1,12 @@
+"""Sub-commands of ``kg`` that live in their own modules, one module per concern."""
+
+from __future__ import annotations
+
+import typer
+
+
+def register_all(app: typer.Typer) -> None:
+    from kg.commands import ask, bench, serve, sync
+
+    for module in (ask, serve, sync, bench):
+        module.register(app)
