@@ -102,12 +102,10 @@ def search(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Retrieve the chunks that best answer a question."""
-    from retrieval.search import Searcher
-
     with opened() as c:
-        searcher = Searcher(c.store, c.embedder, c.settings.retrieval.rrf_k)
+        searcher = c.searcher()
         try:
-            results = searcher.search(question, k, preset or c.settings.retrieval.preset)
+            results = searcher.search(question, k, preset)
         except KgError as exc:
             raise fail(str(exc)) from exc
     if as_json:

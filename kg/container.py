@@ -13,6 +13,7 @@ from graph_store import GraphStore
 from kg.errors import ConfigError
 from kg.settings import Settings
 from retrieval.embedder import Embedder, SentenceTransformerEmbedder
+from retrieval.search import Searcher
 
 
 def build_embedder(settings: Settings) -> Embedder:
@@ -56,6 +57,9 @@ class Container:
 
     def ingestor(self) -> Ingestor:
         return Ingestor(self.store, self.embedder, self.extractor, self.settings)
+
+    def searcher(self) -> Searcher:
+        return Searcher(self.store, self.embedder, self.settings.retrieval)
 
 
 def build(settings: Settings) -> Container:

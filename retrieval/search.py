@@ -11,6 +11,7 @@ from typing import Literal
 
 from graph_store import ChunkHit, GraphStore
 from kg.errors import ConfigError
+from kg.settings import RetrievalSettings
 from retrieval.embedder import Embedder
 from retrieval.fusion import rrf
 
@@ -41,12 +42,14 @@ class SearchResult:
 
 
 class Searcher:
-    def __init__(self, store: GraphStore, embedder: Embedder, rrf_k: int = 60) -> None:
+    def __init__(self, store: GraphStore, embedder: Embedder, settings: RetrievalSettings) -> None:
         self._store = store
         self._embedder = embedder
-        self._rrf_k = rrf_k
+        self._settings = settings
+        self._rrf_k = settings.rrf_k
 
-    def search(self, question: str, k: int = 5, preset: str = "hybrid") -> list[SearchResult]:
+    def search(self, question: str, k: int = 5, preset: str | None = None) -> list[SearchResult]:
+        preset = preset or self._settings.preset
         if preset not in PRESETS:
             raise ConfigError(f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
         if not question.strip():

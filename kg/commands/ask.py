@@ -22,12 +22,9 @@ def ask(
 ) -> None:
     """Answer a question from the graph, citing the evidence."""
     from agents.extractive import extractive_answer
-    from retrieval.search import Searcher
 
     with opened() as c:
-        evidence = Searcher(c.store, c.embedder, c.settings.retrieval.rrf_k).search(
-            question, k, c.settings.retrieval.preset
-        )
+        evidence = c.searcher().search(question, k)
         result = extractive_answer(question, evidence, c.embedder)
     if as_json:
         print(
