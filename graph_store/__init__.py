@@ -10,6 +10,7 @@ from graph_store.types import (
     GraphEdge,
     GraphExport,
     GraphNode,
+    ProjectionData,
     Subgraph,
 )
 
@@ -24,5 +25,6 @@ __all__ = [
     "GraphExport",
     "GraphNode",
     "GraphStore",
+    "ProjectionData",
     "Subgraph",
 ]

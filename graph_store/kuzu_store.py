@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Callable, Sequence
+import uuid
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
@@ -29,6 +30,7 @@ from typing import Any, Self
 import cypher
 from graph_schema import SCHEMA_VERSION, DocumentGraph
 from graph_store.port import MAX_HOPS
+from graph_store.projection import Projection
 from graph_store.rows import (
     alias_rows,
     chunk_rows,
@@ -48,6 +50,7 @@ from graph_store.types import (
     GraphEdge,
     GraphExport,
     GraphNode,
+    ProjectionData,
     Subgraph,
 )
 from kg.errors import SchemaVersionError, StoreError
@@ -67,7 +70,13 @@ class KuzuGraphStore:
         self._model = embedding_model
         self._db: Any = None
         self._conn: Any = None
+        # Writers serialise on this lock; readers use their own thread's connection and never
+        # wait for it, except full-text queries while an index is being rebuilt after a write.
         self._lock = threading.RLock()
+        self._local = threading.local()
+        self._readers: list[Any] = []
+        self._readers_lock = threading.Lock()
+        self._generation = 0
         self._fts_ready = False
 
     # --- lifecycle ------------------------------------------------------------
@@ -88,6 +97,12 @@ class KuzuGraphStore:
         self._check_version()
 
     def close(self) -> None:
+        with self._readers_lock:
+            for reader in self._readers:
+                with contextlib.suppress(RuntimeError):
+                    reader.close()
+            self._readers.clear()
+            self._generation += 1
         if self._conn is not None:
             self._conn.close()
         if self._db is not None:
@@ -108,7 +123,7 @@ class KuzuGraphStore:
         self.close()
 
     def init_schema(self) -> None:
-        with self._lock:
+        with self._writing():
             for stmt in cypher.statements("kuzu", "schema"):
                 self._run_raw(stmt.replace("{dim}", str(self._dim)))
             present = {row[0] for row in self._q("index_names")}
@@ -146,9 +161,33 @@ class KuzuGraphStore:
 
     # --- low-level ----------------------------------------------------------
     def _require(self) -> Any:
+        """The calling thread's connection: the writer's own for the thread holding the write
+        lock, otherwise one per thread (Kùzu connections are cheap; one must not be shared by
+        threads running queries at the same time)."""
         if self._conn is None:
             raise StoreError("the graph store is not open")
-        return self._conn
+        local = self._local
+        if getattr(local, "writing", 0):
+            return self._conn
+        if getattr(local, "generation", None) != self._generation:
+            import kuzu
+
+            with self._readers_lock:
+                conn = kuzu.Connection(self._db)
+                self._readers.append(conn)
+            local.conn, local.generation = conn, self._generation
+        return local.conn
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        """Hold the write lock; queries of this thread go through the writer connection."""
+        with self._lock:
+            local = self._local
+            local.writing = getattr(local, "writing", 0) + 1
+            try:
+                yield
+            finally:
+                local.writing -= 1
 
     def _run_raw(self, text: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
         conn = self._require()
@@ -170,7 +209,7 @@ class KuzuGraphStore:
     def upsert_documents(self, graphs: Sequence[DocumentGraph]) -> None:
         if not graphs:
             return
-        with self._lock:
+        with self._writing():
 
             def work() -> None:
                 for g in graphs:
@@ -179,7 +218,7 @@ class KuzuGraphStore:
             self._in_transaction(work)
 
     def delete_document(self, doc_id: str) -> bool:
-        with self._lock:
+        with self._writing():
             if not self._q("document_states", ids=[doc_id]):
                 return False
             self._in_transaction(lambda: self._delete(doc_id))
@@ -214,6 +253,9 @@ class KuzuGraphStore:
         conn.execute("BEGIN TRANSACTION")
         try:
             work()
+            # A new version in the same transaction: caches keyed on it (retrieval projections)
+            # can never pair old contents with a new version or the reverse.
+            self._q("meta_set", key="graph_version", value=uuid.uuid4().hex)
             conn.execute("COMMIT")
         except BaseException:
             # Kùzu rolls back by itself when a statement fails inside the transaction.
@@ -323,11 +365,53 @@ class KuzuGraphStore:
         self._cleanup(touched | set(ids))
 
     def refresh_indexes(self) -> None:
-        with self._lock:
+        """Rebuild full-text indexes and, when the graph changed since the last run, global
+        PageRank (Entity.pagerank, Document.authority) over the in-memory projection."""
+        with self._writing():
             self._ensure_fulltext()
+            version = self.graph_version()
+            if not version or self._meta("pagerank_version") != version:
+                data = self.projection_data()
+                entities, docs = Projection(data).authority(data)
+                self.set_pagerank(entities, docs)
+                # Authority is part of what retrieval caches, so it moves the version on.
+                fresh = uuid.uuid4().hex
+                self._q("meta_set", key="graph_version", value=fresh)
+                self._q("meta_set", key="pagerank_version", value=fresh)
+
+    def graph_version(self) -> str:
+        """Changes with every committed write; empty for a graph never written."""
+        return self._meta("graph_version") or ""
+
+    def projection_data(self) -> ProjectionData:
+        # Read the version first: a write landing during the reads makes the snapshot look
+        # older than it is, so the cache is rebuilt next time rather than kept stale.
+        version = self.graph_version()
+        docs = self._q("proj_documents")
+        chunks = self._q("proj_chunks")
+        entities = self._q("proj_entities")
+        return ProjectionData(
+            version=version,
+            doc_ids=[r[0] for r in docs],
+            doc_titles=[r[1] or "" for r in docs],
+            doc_meta=[(r[2] or "", r[3] or "", r[4] or "") for r in docs],
+            doc_authority=[float(r[5] or 0.0) for r in docs],
+            chunk_ids=[r[0] for r in chunks],
+            chunk_docs=[r[1] for r in chunks],
+            chunk_index=[int(r[2]) for r in chunks],
+            chunk_tokens=[int(r[3] or 0) for r in chunks],
+            chunk_embeddings=[r[4] for r in chunks],
+            entity_ids=[r[0] for r in entities],
+            entity_names=[r[1] or "" for r in entities],
+            entity_types=[r[2] or "" for r in entities],
+            entity_pagerank=[float(r[3] or 0.0) for r in entities],
+            mentions=[(r[0], r[1], int(r[2])) for r in self._q("export_mentions")],
+            relations=[(r[0], r[1], r[2], float(r[3])) for r in self._q("export_relations")],
+            aliases=[(r[0], r[1], float(r[2] or 0.0)) for r in self._q("proj_aliases")],
+        )
 
     def set_pagerank(self, entity_scores: dict[str, float], doc_scores: dict[str, float]) -> None:
-        with self._lock:
+        with self._writing():
             rows = [{"id": k, "score": float(v)} for k, v in entity_scores.items()]
             self._q_rows("entities_set_pagerank", rows)
             rows = [{"id": k, "score": float(v)} for k, v in doc_scores.items()]
@@ -337,101 +421,90 @@ class KuzuGraphStore:
     def document_states(self, doc_ids: Sequence[str]) -> dict[str, DocumentState]:
         if not doc_ids:
             return {}
-        with self._lock:
-            rows = self._q("document_states", ids=list(doc_ids))
+        rows = self._q("document_states", ids=list(doc_ids))
         return {r[0]: DocumentState(r[0], r[1], r[2]) for r in rows}
 
     def existing_entity_ids(self, entity_ids: Sequence[str]) -> set[str]:
         if not entity_ids:
             return set()
-        with self._lock:
-            return {r[0] for r in self._q("entities_existing", ids=list(entity_ids))}
+        return {r[0] for r in self._q("entities_existing", ids=list(entity_ids))}
 
     def alias_targets(self, keys: Sequence[str]) -> dict[str, str]:
         if not keys:
             return {}
         out: dict[str, str] = {}
-        with self._lock:
-            for key, eid in self._q("alias_targets", keys=list(keys)):
-                out.setdefault(key, eid)
+        for key, eid in self._q("alias_targets", keys=list(keys)):
+            out.setdefault(key, eid)
         return out
 
     def list_documents(self, offset: int = 0, limit: int = 50) -> list[DocumentInfo]:
-        with self._lock:
-            rows = self._q("documents_list", offset=max(0, offset), limit=max(0, limit))
+        rows = self._q("documents_list", offset=max(0, offset), limit=max(0, limit))
         return [to_document_info(r) for r in rows]
 
     def find_documents(self, key: str) -> list[DocumentInfo]:
-        with self._lock:
-            return [to_document_info(r) for r in self._q("documents_find", key=key)]
+        return [to_document_info(r) for r in self._q("documents_find", key=key)]
 
     def get_chunks(self, chunk_ids: Sequence[str]) -> list[ChunkHit]:
         if not chunk_ids:
             return []
-        with self._lock:
-            rows = self._q("chunks_get", ids=list(chunk_ids))
+        rows = self._q("chunks_get", ids=list(chunk_ids))
         by_id = {r[0]: to_chunk_hit(r, 0.0) for r in rows}
         return [by_id[c] for c in chunk_ids if c in by_id]
 
     def vector_search_chunks(self, embedding: Sequence[float], k: int) -> list[ChunkHit]:
-        with self._lock:
-            rows = self._q("vector_chunks", embedding=self._vec(embedding), k=max(1, k))
+        rows = self._q("vector_chunks", embedding=self._vec(embedding), k=max(1, k))
         return [to_chunk_hit(r, 1.0 - float(r[5])) for r in rows]
 
     def vector_search_entities(self, embedding: Sequence[float], k: int) -> list[EntityHit]:
-        with self._lock:
-            rows = self._q("vector_entities", embedding=self._vec(embedding), k=max(1, k))
+        rows = self._q("vector_entities", embedding=self._vec(embedding), k=max(1, k))
         return [EntityHit(r[0], r[1], r[2], 1.0 - float(r[3])) for r in rows]
 
     def fulltext_chunks(self, query: str, k: int) -> list[ChunkHit]:
         if not query.strip():
             return []
-        with self._lock:
+        with self._writing():
             self._ensure_fulltext()
-            rows = self._q("fulltext_chunks", query=query, k=max(1, k))
+        rows = self._q("fulltext_chunks", query=query, k=max(1, k))
         return [to_chunk_hit(r, float(r[5])) for r in rows]
 
     def fulltext_aliases(self, query: str, k: int) -> list[EntityHit]:
         if not query.strip():
             return []
-        with self._lock:
+        with self._writing():
             self._ensure_fulltext()
-            rows = self._q("fulltext_aliases", query=query, k=max(1, k))
+        rows = self._q("fulltext_aliases", query=query, k=max(1, k))
         return [EntityHit(r[0], r[1], r[2], float(r[3]), matched=r[4]) for r in rows]
 
     def neighbourhood(self, entity_id: str, hops: int = 1, limit: int = 100) -> Subgraph:
         hops = max(1, min(MAX_HOPS, hops))
-        with self._lock:
-            start = self._q("entity_get", id=entity_id)
-            if not start:
-                return Subgraph()
-            rows = self._q("neighbourhood", id=entity_id, hops=hops, limit=max(1, limit))
-            nodes = [GraphNode(start[0][0], "Entity", start[0][1], start[0][2], 0)]
-            nodes += [GraphNode(r[0], "Entity", r[1], r[2], int(r[3])) for r in rows]
-            ids = [n.id for n in nodes]
-            edges = [
-                GraphEdge(r[0], r[1], r[2], float(r[3]), tuple(r[4]))
-                for r in self._q("relations_among", ids=ids)
-            ]
+        start = self._q("entity_get", id=entity_id)
+        if not start:
+            return Subgraph()
+        rows = self._q("neighbourhood", id=entity_id, hops=hops, limit=max(1, limit))
+        nodes = [GraphNode(start[0][0], "Entity", start[0][1], start[0][2], 0)]
+        nodes += [GraphNode(r[0], "Entity", r[1], r[2], int(r[3])) for r in rows]
+        ids = [n.id for n in nodes]
+        edges = [
+            GraphEdge(r[0], r[1], r[2], float(r[3]), tuple(r[4]))
+            for r in self._q("relations_among", ids=ids)
+        ]
         return Subgraph(nodes=nodes, edges=edges)
 
     def export_graph(self) -> GraphExport:
-        with self._lock:
-            chunks = self._q("export_chunks")
-            entities = self._q("export_entities")
-            return GraphExport(
-                chunk_ids=[r[0] for r in chunks],
-                chunk_docs=[r[1] for r in chunks],
-                entity_ids=[r[0] for r in entities],
-                entity_names=[r[1] for r in entities],
-                mentions=[(r[0], r[1], int(r[2])) for r in self._q("export_mentions")],
-                relations=[(r[0], r[1], r[2], float(r[3])) for r in self._q("export_relations")],
-                next_edges=[(r[0], r[1]) for r in self._q("export_next")],
-            )
+        chunks = self._q("export_chunks")
+        entities = self._q("export_entities")
+        return GraphExport(
+            chunk_ids=[r[0] for r in chunks],
+            chunk_docs=[r[1] for r in chunks],
+            entity_ids=[r[0] for r in entities],
+            entity_names=[r[1] for r in entities],
+            mentions=[(r[0], r[1], int(r[2])) for r in self._q("export_mentions")],
+            relations=[(r[0], r[1], r[2], float(r[3])) for r in self._q("export_relations")],
+            next_edges=[(r[0], r[1]) for r in self._q("export_next")],
+        )
 
     def counts(self) -> Counts:
-        with self._lock:
-            row = self._q("counts")[0]
+        row = self._q("counts")[0]
         return Counts(*(int(v) for v in row))
 
     def _vec(self, embedding: Sequence[float]) -> list[float]:

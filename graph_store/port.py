@@ -19,6 +19,7 @@ from graph_store.types import (
     DocumentState,
     EntityHit,
     GraphExport,
+    ProjectionData,
     Subgraph,
 )
 
@@ -87,3 +88,11 @@ class GraphStore(Protocol):
     def export_graph(self) -> GraphExport: ...
 
     def counts(self) -> Counts: ...
+
+    # --- projection -----------------------------------------------------------
+    def graph_version(self) -> str:
+        """A token that changes with every committed write (including authority updates)."""
+
+    def projection_data(self) -> ProjectionData:
+        """The chunk–entity graph with metadata and chunk embeddings, for in-memory retrieval
+        projections (PPR, expansion, MMR) cached per ``graph_version``."""

@@ -100,3 +100,27 @@ class GraphExport:
     mentions: list[tuple[str, str, int]]  # (chunk id, entity id, count)
     relations: list[tuple[str, str, str, float]]  # (source, target, type, weight)
     next_edges: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ProjectionData:
+    """Everything retrieval projects into memory: the chunk–entity graph with the metadata
+    that filters and explains results. Read once per graph version."""
+
+    version: str
+    doc_ids: list[str]
+    doc_titles: list[str]
+    doc_meta: list[tuple[str, str, str]]  # (source, doc_type, date) per document
+    doc_authority: list[float]
+    chunk_ids: list[str]
+    chunk_docs: list[str]  # document id per chunk
+    chunk_index: list[int]
+    chunk_tokens: list[int]
+    chunk_embeddings: list[list[float]]
+    entity_ids: list[str]
+    entity_names: list[str]
+    entity_types: list[str]
+    entity_pagerank: list[float]
+    mentions: list[tuple[str, str, int]]  # (chunk id, entity id, count)
+    relations: list[tuple[str, str, str, float]]  # (source, target, type, weight)
+    aliases: list[tuple[str, str, float]]  # (alias surface name, entity id, confidence)

@@ -58,8 +58,41 @@ class LlmSettings(BaseModel):
 
 
 class RetrievalSettings(BaseModel):
-    preset: Literal["dense", "hybrid"] = "hybrid"
+    """Retrieval presets and their parameters. Defaults were chosen by ``kg bench multihop``
+    on MuSiQue and HotpotQA (see bench/results) and checked on the held-out 2Wiki corpus."""
+
+    preset: Literal["dense", "hybrid", "graph"] = "graph"
+    # RRF's usual constant: ranks beyond ~60 contribute almost nothing.
     rrf_k: int = Field(default=60, ge=1)
+    # Candidates taken from each of dense kNN and BM25 before fusion.
+    candidate_pool: int = Field(default=50, ge=5, le=1000)
+    # Fused candidates that seed the walk, and how much of the reset mass they get.
+    seed_chunks: int = Field(default=10, ge=0, le=200)
+    chunk_seed_weight: float = Field(default=1.0, ge=0.0)
+    entity_seed_weight: float = Field(default=1.0, ge=0.0)
+    # HippoRAG uses 0.5: short walks keep the seeds' neighbourhood in charge.
+    damping: float = Field(default=0.5, gt=0.0, lt=1.0)
+    # Final score = ppr_weight * ppr (normalised) + dense_weight * cosine
+    #   + authority_weight * authority.
+    dense_weight: float = Field(default=1.0, ge=0.0)
+    ppr_weight: float = Field(default=1.0, ge=0.0)
+    authority_weight: float = Field(default=0.05, ge=0.0)
+    # Entity linking.
+    link_candidates: int = Field(default=10, ge=1, le=100)
+    link_min_similarity: float = Field(default=0.6, ge=0.0, le=1.0)
+    link_fulltext_weight: float = Field(default=0.5, ge=0.0, le=1.0)
+    link_max_entities: int = Field(default=12, ge=0, le=200)
+    # MMR trade-off (1 = pure relevance) and how many top results it re-orders.
+    mmr_lambda: float = Field(default=1.0, ge=0.0, le=1.0)
+    max_hops: int = Field(default=3, ge=1, le=3)
+    # Relation paths from the question's named entities: strength decays per hop.
+    hop_decay: float = Field(default=0.8, gt=0.0, le=1.0)
+    # Result slots (taken from the end of the top k) for documents reached through stated
+    # relations. A path qualifies when its strength (product of edge weights and decay) stays
+    # at or above this: stated relations weigh 1.0, co-occurrence 0.2, so 0.5 admits up to
+    # three stated hops (0.8 ** 2 = 0.64) and no co-occurrence hop.
+    strategic_slots: int = Field(default=2, ge=0, le=10)
+    strategic_min_strength: float = Field(default=0.5, ge=0.0, le=1.0)
 
 
 class Settings(BaseSettings):

@@ -1,22 +1,28 @@
-"""Chunk search presets over the graph store.
+"""Retrieval presets over the graph store: ``dense``, ``hybrid`` and ``graph`` (default).
 
-``dense`` is vector kNN; ``hybrid`` fuses vector kNN with BM25 full-text by RRF. Every result
-keeps its component scores so callers can see why it ranked where it did.
+``dense`` is vector kNN from the store's index; ``hybrid`` fuses it with BM25 full-text by
+RRF; ``graph`` adds entity linking, personalized PageRank, authority and relation paths
+(graph_search.py). Every result keeps its component scores and the path that brought it in;
+metadata filters apply to every preset.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+
+import numpy as np
 
 from graph_store import ChunkHit, GraphStore
 from kg.errors import ConfigError
 from kg.settings import RetrievalSettings
 from retrieval.embedder import Embedder
+from retrieval.filters import SearchFilters
 from retrieval.fusion import rrf
+from retrieval.graph_index import GraphIndexCache
+from retrieval.graph_search import graph_search
+from retrieval.linking import LinkedEntity
 
-Preset = Literal["dense", "hybrid"]
-PRESETS: tuple[Preset, ...] = ("dense", "hybrid")
+PRESETS: tuple[str, ...] = ("dense", "hybrid", "graph")
 
 
 @dataclass(frozen=True)
@@ -28,6 +34,7 @@ class SearchResult:
     score: float
     components: dict[str, float] = field(default_factory=dict)
     path: list[str] = field(default_factory=list)
+    tokens: int = 0
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -41,27 +48,78 @@ class SearchResult:
         }
 
 
+@dataclass
+class Retrieval:
+    """Results plus what the graph preset learnt about the question on the way."""
+
+    preset: str
+    results: list[SearchResult] = field(default_factory=list)
+    linked: list[LinkedEntity] = field(default_factory=list)
+    bridges: list[tuple[str, str]] = field(default_factory=list)  # (entity id, name)
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "preset": self.preset,
+            "results": [r.as_dict() for r in self.results],
+            "linked_entities": [x.as_dict() for x in self.linked],
+            "bridge_entities": [{"entity_id": i, "name": n} for i, n in self.bridges],
+        }
+
+
 class Searcher:
+    """Thread-safe; the graph preset's in-memory index is rebuilt after any write."""
+
     def __init__(self, store: GraphStore, embedder: Embedder, settings: RetrievalSettings) -> None:
         self._store = store
         self._embedder = embedder
         self._settings = settings
-        self._rrf_k = settings.rrf_k
+        self._cache = GraphIndexCache(store)
 
-    def search(self, question: str, k: int = 5, preset: str | None = None) -> list[SearchResult]:
+    def search(
+        self,
+        question: str,
+        k: int = 5,
+        preset: str | None = None,
+        filters: SearchFilters | None = None,
+    ) -> list[SearchResult]:
+        return self.retrieve(question, k, preset, filters).results
+
+    def retrieve(
+        self,
+        question: str,
+        k: int = 5,
+        preset: str | None = None,
+        filters: SearchFilters | None = None,
+    ) -> Retrieval:
         preset = preset or self._settings.preset
         if preset not in PRESETS:
             raise ConfigError(f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
-        if not question.strip():
-            return []
-        pool = max(4 * k, 20)
-        vector = self._embedder.embed([question])[0]
-        dense = self._store.vector_search_chunks(vector, pool)
+        if not question.strip() or k <= 0:
+            return Retrieval(preset)
+        vector = np.asarray(self._embedder.embed([question])[0], dtype=np.float32)
+        if preset == "graph":
+            return self._graph(question, vector, k, filters)
+        return Retrieval(preset, self._flat(question, vector, k, preset, filters))
+
+    def _flat(
+        self,
+        question: str,
+        vector: np.ndarray,
+        k: int,
+        preset: str,
+        filters: SearchFilters | None,
+    ) -> list[SearchResult]:
+        active = filters is not None and filters.active
+        # Filters apply after kNN, so ask for more when some candidates will be dropped.
+        pool = max(4 * k, 20) * (5 if active else 1)
+        dense = self._keep(self._store.vector_search_chunks(vector.tolist(), pool), filters)
         if preset == "dense":
             return [_result(h, h.score, {"dense": h.score}) for h in dense[:k]]
-        lexical = self._store.fulltext_chunks(question, pool)
+        lexical = self._keep(self._store.fulltext_chunks(question, pool), filters)
         hits: dict[str, ChunkHit] = {h.chunk_id: h for h in (*lexical, *dense)}
-        fused = rrf([[h.chunk_id for h in dense], [h.chunk_id for h in lexical]], self._rrf_k)
+        fused = rrf(
+            [[h.chunk_id for h in dense], [h.chunk_id for h in lexical]], self._settings.rrf_k
+        )
         dense_s = {h.chunk_id: h.score for h in dense}
         bm25_s = {h.chunk_id: h.score for h in lexical}
         ranked = sorted(fused.items(), key=lambda kv: -kv[1])[:k]
@@ -73,6 +131,43 @@ class Searcher:
             )
             for cid, score in ranked
         ]
+
+    def _keep(self, hits: list[ChunkHit], filters: SearchFilters | None) -> list[ChunkHit]:
+        if filters is None or not filters.active:
+            return hits
+        docs = self._cache.get().docs
+        return [
+            h
+            for h in hits
+            if (m := docs.get(h.doc_id)) is not None
+            and filters.accepts(m.source, m.doc_type, m.date)
+        ]
+
+    def _graph(
+        self, question: str, vector: np.ndarray, k: int, filters: SearchFilters | None
+    ) -> Retrieval:
+        index = self._cache.get()
+        outcome = graph_search(question, vector, k, index, self._store, self._settings, filters)
+        ids = [index.chunk_ids[h.chunk_index] for h in outcome.hits]
+        chunks = {c.chunk_id: c for c in self._store.get_chunks(ids)}
+        results = []
+        for h in outcome.hits:
+            c = chunks.get(index.chunk_ids[h.chunk_index])
+            if c is not None:
+                tokens = index.chunk_tokens[h.chunk_index]
+                results.append(
+                    SearchResult(
+                        c.chunk_id,
+                        c.doc_id,
+                        c.doc_title,
+                        c.text,
+                        h.score,
+                        h.components,
+                        h.path,
+                        tokens,
+                    )
+                )
+        return Retrieval("graph", results, outcome.linked, outcome.bridges)
 
 
 def _result(hit: ChunkHit, score: float, components: dict[str, float]) -> SearchResult:

@@ -1,0 +1,151 @@
+"""The in-memory view of the graph that graph retrieval works on, cached per graph version.
+
+Built from one ``GraphStore.projection_data()`` read: the PPR projection, the chunk embedding
+matrix (exact dense scores for any chunk the graph walk reaches, and MMR), document metadata for
+filters and authority, and the alias vocabulary as a spaCy PhraseMatcher for entity linking.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from graph_store import GraphStore, ProjectionData
+from graph_store.projection import Projection
+
+
+@dataclass(frozen=True)
+class DocMeta:
+    title: str
+    source: str
+    doc_type: str
+    date: str
+    authority: float
+
+
+class GraphIndex:
+    def __init__(self, data: ProjectionData) -> None:
+        self.version = data.version
+        self.projection = Projection(data)
+        self.chunk_ids = data.chunk_ids
+        self.chunk_docs = data.chunk_docs
+        self.chunk_tokens = data.chunk_tokens
+        self.entity_names = data.entity_names
+        self.entity_types = data.entity_types
+        dim = len(data.chunk_embeddings[0]) if data.chunk_embeddings else 0
+        emb = np.asarray(data.chunk_embeddings, dtype=np.float32).reshape(-1, dim)
+        norms = np.linalg.norm(emb, axis=1, keepdims=True)
+        self.chunk_matrix = emb / np.where(norms > 0, norms, 1.0)
+        self.docs = {
+            d: DocMeta(t, m[0], m[1], m[2], a)
+            for d, t, m, a in zip(
+                data.doc_ids, data.doc_titles, data.doc_meta, data.doc_authority, strict=True
+            )
+        }
+        top = max((m.authority for m in self.docs.values()), default=0.0)
+        # Authority in [0, 1] relative to the most central document of this corpus.
+        self.chunk_authority = np.asarray(
+            [self.docs[d].authority / top if top > 0 else 0.0 for d in data.chunk_docs],
+            dtype=np.float64,
+        )
+        self.entity_index = {e: i for i, e in enumerate(data.entity_ids)}
+        self._top_authority = top
+        self.doc_chunks: dict[str, list[int]] = {}
+        for ci, d in enumerate(data.chunk_docs):
+            self.doc_chunks.setdefault(d, []).append(ci)
+        # A document's subject is the entity its title names (the extractor makes the title
+        # an entity); relation paths that reach a subject reach its document.
+        by_name: dict[str, list[int]] = {}
+        for ei, name in enumerate(data.entity_names):
+            by_name.setdefault(_key(name), []).append(ei)
+        self.subject_docs: dict[int, list[str]] = {}
+        for d, title in zip(data.doc_ids, data.doc_titles, strict=True):
+            for ei in by_name.get(_key(title), []):
+                self.subject_docs.setdefault(ei, []).append(d)
+        # Mentions per chunk, for explaining a result by the entities it shares with the query.
+        self.chunk_entities: list[list[int]] = [[] for _ in data.chunk_ids]
+        for chunk, entity, _count in data.mentions:
+            cpos = self.projection.chunk_pos.get(chunk)
+            epos = self.entity_index.get(entity)
+            if cpos is not None and epos is not None:
+                self.chunk_entities[cpos].append(epos)
+        # Entity graph for path finding: (neighbour, relation type, weight, stored forward?).
+        self.relations: list[list[tuple[int, str, float, bool]]] = [[] for _ in data.entity_ids]
+        for src, dst, rel_type, weight in data.relations:
+            a, b = self.entity_index.get(src), self.entity_index.get(dst)
+            if a is not None and b is not None and a != b:
+                self.relations[a].append((b, rel_type, weight, True))
+                self.relations[b].append((a, rel_type, weight, False))
+        self.aliases = data.aliases
+        self._matcher: Any = None
+        self._alias_targets: dict[str, list[tuple[int, float]]] = {}
+        self._lock = threading.Lock()
+
+    def alias_matcher(self) -> tuple[Any, dict[str, list[tuple[int, float]]]]:
+        """A PhraseMatcher over every alias and entity name (lower-cased), built on first use:
+        linking needs it, the dense and hybrid presets do not."""
+        with self._lock:
+            if self._matcher is None:
+                import spacy
+                from spacy.matcher import PhraseMatcher
+
+                nlp = spacy.blank("en")
+                matcher = PhraseMatcher(nlp.vocab, attr="LOWER")
+                targets: dict[str, list[tuple[int, float]]] = {}
+                names = [(n, self.entity_index[e], 1.0) for e, n in self._entity_names()]
+                names += [
+                    (name, self.entity_index[e], conf or 1.0)
+                    for name, e, conf in self.aliases
+                    if e in self.entity_index
+                ]
+                for name, ei, conf in names:
+                    key = name.strip().lower()
+                    if not key:
+                        continue
+                    if key not in targets:
+                        matcher.add(key, [nlp.make_doc(name)])
+                        targets[key] = []
+                    if all(ei != t for t, _ in targets[key]):
+                        targets[key].append((ei, conf))
+                self._matcher = (nlp, matcher)
+                self._alias_targets = targets
+            return self._matcher, self._alias_targets
+
+    def _entity_names(self) -> list[tuple[str, str]]:
+        ids = self.projection.entity_ids
+        return list(zip(ids, self.entity_names, strict=True))
+
+    def doc_authority_norm(self, doc: str) -> float:
+        meta = self.docs.get(doc)
+        top = self._top_authority
+        return meta.authority / top if meta is not None and top > 0 else 0.0
+
+    def dense_scores(self, query: np.ndarray) -> np.ndarray:
+        """Cosine similarity of the query with every chunk."""
+        if self.chunk_matrix.shape[0] == 0:
+            return np.zeros(0)
+        q = query / (np.linalg.norm(query) or 1.0)
+        return np.asarray(self.chunk_matrix @ q.astype(np.float32), dtype=np.float64)
+
+
+def _key(name: str) -> str:
+    return " ".join(name.casefold().split())
+
+
+class GraphIndexCache:
+    """Keeps the index for the store's current graph version; rebuilds after any write."""
+
+    def __init__(self, store: GraphStore) -> None:
+        self._store = store
+        self._index: GraphIndex | None = None
+        self._lock = threading.Lock()
+
+    def get(self) -> GraphIndex:
+        version = self._store.graph_version()
+        with self._lock:
+            if self._index is None or self._index.version != version or not version:
+                self._index = GraphIndex(self._store.projection_data())
+            return self._index
