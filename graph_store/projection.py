@@ -101,7 +101,7 @@ class Projection:
         self,
         personalization: np.ndarray | None = None,
         damping: float = 0.85,
-        tol: float = 1e-8,
+        tol: float = 1e-6,
         max_iter: int = 100,
     ) -> PageRankResult:
         """PageRank (global when ``personalization`` is None) by power iteration; scores sum

@@ -80,7 +80,9 @@ def link_entities(
         vi = index.entity_index.get(h.entity_id)
         if vi is not None and h.score >= settings.link_min_similarity:
             offer(vi, h.score, "embedding", h.name)
-    ranked = sorted(found.values(), key=lambda x: -x.weight)
+    # Most confident first (an exact alias before a fuzzy match), then the more specific; the
+    # cap keeps the walk's reset mass on the question's own entities.
+    ranked = sorted(found.values(), key=lambda x: (-x.score, -x.weight))
     return ranked[: settings.link_max_entities]
 
 
