@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.progress import TaskID
 
 from kg.cli_support import err, fail, opened, out, progress
@@ -98,22 +99,35 @@ def stats(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
 def search(
     question: str,
     k: Annotated[int, typer.Option(min=1, max=100)] = 5,
-    preset: Annotated[str | None, typer.Option(help="dense or hybrid.")] = None,
+    preset: Annotated[
+        str | None, typer.Option(help="dense, hybrid or graph (default from settings).")
+    ] = None,
+    source: Annotated[str | None, typer.Option(help="Only documents from this source.")] = None,
+    doc_type: Annotated[str | None, typer.Option("--type", help="Only this document type.")] = None,
+    date_from: Annotated[str | None, typer.Option("--from", help="Dated on/after (ISO).")] = None,
+    date_to: Annotated[str | None, typer.Option("--to", help="Dated on/before (ISO).")] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Retrieve the chunks that best answer a question."""
+    """Retrieve the chunks that best answer a question, with scores and graph paths."""
+    from retrieval.filters import SearchFilters
+
     with opened() as c:
-        searcher = c.searcher()
         try:
-            results = searcher.search(question, k, preset)
+            filters = SearchFilters(source, doc_type, date_from, date_to)
+            got = c.searcher().retrieve(question, k, preset, filters)
         except KgError as exc:
             raise fail(str(exc)) from exc
     if as_json:
-        print(json.dumps([r.as_dict() for r in results], ensure_ascii=False))
+        print(json.dumps(got.as_dict(), ensure_ascii=False))
         return
-    for i, r in enumerate(results, 1):
-        out.print(f"[bold]{i}. {r.doc_title}[/]  [dim]{r.chunk_id}  score={r.score:.4f}[/]")
-        out.print(f"   {r.text[:300]}{'…' if len(r.text) > 300 else ''}", highlight=False)
+    if got.linked:
+        names = ", ".join(f"{x.name} ({x.method})" for x in got.linked[:5])
+        out.print(f"[dim]linked: {escape(names)}[/]")
+    for i, r in enumerate(got.results, 1):
+        out.print(f"[bold]{i}. {escape(r.doc_title)}[/]  [dim]{r.chunk_id}  score={r.score:.4f}[/]")
+        out.print(f"   {escape(r.text[:300])}{'…' if len(r.text) > 300 else ''}", highlight=False)
+        if len(r.path) > 1:
+            out.print(f"   [cyan]path:[/] {escape(' ⇒ '.join(r.path))}", highlight=False)
 
 
 @app.command()

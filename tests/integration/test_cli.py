@@ -42,7 +42,9 @@ def test_demo_ingest_is_idempotent_searchable_and_answerable(tmp_path: Path) -> 
     assert "0 added, 0 updated, 20 unchanged" in again.stdout
     assert stats(data) == counts
 
-    found = json.loads(run(data, "search", "out-of-area placements", "--k", "3", "--json").stdout)
+    got = json.loads(run(data, "search", "out-of-area placements", "--k", "3", "--json").stdout)
+    assert got["preset"] == "graph"
+    found = got["results"]
     assert len(found) == 3
     assert {"chunk_id", "document_title", "text", "score"} <= set(found[0])
     assert any("Out-of-Area" in r["document_title"] for r in found)
