@@ -7,16 +7,23 @@ Every GDS call is routed to the writer, because projections live in the memory o
 and a read could be routed to another member of a cluster.
 
 When GDS is absent (Neo4j Aura Free, a plain community server) ``available()`` says so once
-in the log and callers fall back to the in-memory projection of ``export_graph()``.
+in the log and ``Neo4jRanker`` computes the same walks with the in-memory projection
+(``graph_store.projection``) over the graph read by the ``proj_*`` and ``export_*`` queries.
+GDS walks the same graph as that projection (chunks and entities; mentions, relations and
+chunk order, undirected, with the projection's weights), so both give the same scores within
+the tolerance of their iterations.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from graph_store.neo4j_rows import RankedNode, normalise, seed_rows
+from graph_store.neo4j_rows import RankedNode, seed_rows
+from graph_store.projection import NEXT_WEIGHT, Projection
+from graph_store.types import ProjectionData
 from kg.errors import StoreError
 
 log = logging.getLogger(__name__)
@@ -24,8 +31,9 @@ log = logging.getLogger(__name__)
 QueryFn = Callable[..., list[list[Any]]]
 
 _PREFIX = "kg-"
-_AUTHORITY = "authority"
-_PPR = "ppr"
+# As many iterations as the in-memory projection allows itself, so that both converge alike.
+_ITERATIONS = 100
+_WALK = "walk"
 
 
 class Neo4jGds:
@@ -45,7 +53,7 @@ class Neo4jGds:
                 if not _is_client_error(exc):
                     raise  # the server is unreachable: say so, do not conclude "no GDS"
                 self._available = False
-                log.info(
+                log.warning(
                     "Neo4j has no Graph Data Science plugin (%s); PageRank and personalized "
                     "PageRank use the in-memory projection instead",
                     exc.__cause__ or exc,
@@ -68,12 +76,12 @@ class Neo4jGds:
     def drop_stale(self) -> None:
         """Drop every kg projection not built from the current graph version."""
         current = self._graph_version()
-        keep = {f"{_PREFIX}{kind}-v{current}" for kind in (_AUTHORITY, _PPR)}
+        keep = {f"{_PREFIX}{_WALK}-v{current}"}
         for (name,) in self._run("gds_graph_names", prefix=_PREFIX):
             if name not in keep:
                 self._run("gds_graph_drop", graph_name=name)
 
-    def _projection(self, kind: str, query: str) -> str | None:
+    def _projection(self, kind: str, query: str, **params: Any) -> str | None:
         """The name of an up-to-date projection of ``kind``, building it when missing.
 
         None when the graph has no relationships to project."""
@@ -88,7 +96,7 @@ class Neo4jGds:
         if name in present:
             return name
         try:
-            rows = self._run(query, graph_name=name)
+            rows = self._run(query, graph_name=name, **params)
         except StoreError:
             # Another process may have projected the same version in the meantime.
             if name in {row[0] for row in self._run("gds_graph_names", prefix=prefix)}:
@@ -96,14 +104,17 @@ class Neo4jGds:
             raise
         return name if rows and rows[0][0] is not None else None
 
+    def _walk_graph(self) -> str | None:
+        return self._projection(_WALK, "gds_project_ppr", next_weight=NEXT_WEIGHT)
+
     # --- algorithms -------------------------------------------------------------
     def pagerank(
         self, damping: float = 0.85, max_iterations: int = 20
     ) -> tuple[dict[str, float], dict[str, float]]:
-        """Global PageRank over documents, chunks and entities: (entity scores, document
-        scores), each normalised to sum to 1."""
+        """Global PageRank over the chunk–entity graph: (chunk scores, entity scores), scaled
+        together to sum to 1 as the in-memory projection's are."""
         self._require()
-        name = self._projection(_AUTHORITY, "gds_project_authority")
+        name = self._walk_graph()
         if name is None:
             return {}, {}
         rows = self._run(
@@ -112,9 +123,11 @@ class Neo4jGds:
             damping=float(damping),
             max_iterations=int(max_iterations),
         )
-        entities = {r[1]: float(r[2]) for r in rows if r[0] == "Entity"}
-        documents = {r[1]: float(r[2]) for r in rows if r[0] == "Document"}
-        return normalise(entities), normalise(documents)
+        total = sum(float(r[2]) for r in rows)
+        scale = 1.0 / total if total > 0 else 1.0
+        chunks = {str(r[1]): float(r[2]) * scale for r in rows if r[0] == "Chunk"}
+        entities = {str(r[1]): float(r[2]) * scale for r in rows if r[0] == "Entity"}
+        return chunks, entities
 
     def personalized_pagerank(
         self,
@@ -124,12 +137,12 @@ class Neo4jGds:
         max_iterations: int = 20,
     ) -> list[RankedNode]:
         """The ``k`` chunks and entities a walk restarting at ``seeds`` (chunk or entity ids,
-        weighted) visits most, best first."""
+        weighted) visits most, best first; scores scaled to sum to 1 over all nodes."""
         self._require()
         rows = seed_rows(seeds)
         if not rows or k <= 0:
             return []
-        name = self._projection(_PPR, "gds_project_ppr")
+        name = self._walk_graph()
         if name is None:
             return []
         result = self._run(
@@ -140,13 +153,15 @@ class Neo4jGds:
             damping=float(damping),
             max_iterations=int(max_iterations),
         )
-        return [RankedNode(str(r[0]), str(r[1]), float(r[2])) for r in result]
+        total = float(result[0][3]) if result else 0.0
+        scale = 1.0 / total if total > 0 else 1.0
+        return [RankedNode(str(r[0]), str(r[1]), float(r[2]) * scale) for r in result]
 
     def _require(self) -> None:
         if not self.available():
             raise StoreError(
-                "the Neo4j server has no Graph Data Science plugin: use the in-memory "
-                "projection (graph_store export_graph) instead"
+                "the Neo4j server has no Graph Data Science plugin: use Neo4jRanker, which "
+                "falls back to the in-memory projection"
             )
 
 
@@ -155,3 +170,121 @@ def _is_client_error(exc: StoreError) -> bool:
     from neo4j.exceptions import ClientError
 
     return isinstance(exc.__cause__, ClientError)
+
+
+class Neo4jRanker:
+    """Global and personalized PageRank on Neo4j: with GDS when the server has it, otherwise
+    with the in-memory projection, cached per graph version.
+
+    ``write`` runs GDS queries (routed to the writer, where projections live); ``read`` runs
+    the queries that read the graph for the in-memory projection."""
+
+    def __init__(self, write: QueryFn, read: QueryFn) -> None:
+        self._read = read
+        self.gds = Neo4jGds(write)
+        self._lock = threading.Lock()
+        self._cached: tuple[Projection, ProjectionData] | None = None
+
+    def graph_version(self) -> str:
+        rows = self._read("meta_get", key="graph_version")
+        return str(rows[0][0]) if rows and rows[0][0] is not None else ""
+
+    def projection_data(self) -> ProjectionData:
+        # The version is read first: a write landing during the reads makes the snapshot look
+        # older than it is, so caches rebuild it next time rather than keep it stale.
+        version = self.graph_version()
+        docs = self._read("proj_documents")
+        chunks = self._read("proj_chunks")
+        entities = self._read("proj_entities")
+        return ProjectionData(
+            version=version,
+            doc_ids=[r[0] for r in docs],
+            doc_titles=[r[1] or "" for r in docs],
+            doc_meta=[(r[2] or "", r[3] or "", r[4] or "") for r in docs],
+            doc_authority=[float(r[5] or 0.0) for r in docs],
+            chunk_ids=[r[0] for r in chunks],
+            chunk_docs=[r[1] for r in chunks],
+            chunk_index=[int(r[2] or 0) for r in chunks],
+            chunk_tokens=[int(r[3] or 0) for r in chunks],
+            chunk_embeddings=[list(r[4] or ()) for r in chunks],
+            entity_ids=[r[0] for r in entities],
+            entity_names=[r[1] or "" for r in entities],
+            entity_types=[r[2] or "" for r in entities],
+            entity_pagerank=[float(r[3] or 0.0) for r in entities],
+            mentions=[(r[0], r[1], int(r[2] or 1)) for r in self._read("export_mentions")],
+            relations=[(r[0], r[1], r[2], float(r[3])) for r in self._read("export_relations")],
+            aliases=[(r[0], r[1], float(r[2] or 0.0)) for r in self._read("proj_aliases")],
+        )
+
+    def _projection(self) -> tuple[Projection, ProjectionData]:
+        version = self.graph_version()
+        with self._lock:
+            if self._cached is None or self._cached[0].version != version:
+                data = self.projection_data()
+                self._cached = (Projection(data), data)
+            return self._cached
+
+    def authority(self) -> tuple[dict[str, float], dict[str, float]]:
+        """(Entity PageRank, document authority), as ``Projection.authority`` defines them."""
+        if not self.gds.available():
+            projection, data = self._projection()
+            return projection.authority(data)
+        chunks, entities = self.gds.pagerank(max_iterations=_ITERATIONS)
+        docs = self._read("proj_documents")
+        return entities, document_authority(
+            [(r[0], r[1] or "") for r in docs],
+            {r[0]: r[1] for r in self._read("export_chunks")},
+            chunks,
+            {r[0]: r[1] or "" for r in self._read("export_entities")},
+            entities,
+        )
+
+    def personalized(
+        self, seeds: Mapping[str, float], k: int, damping: float = 0.85
+    ) -> list[RankedNode]:
+        if self.gds.available():
+            return self.gds.personalized_pagerank(
+                seeds, k, damping=damping, max_iterations=_ITERATIONS
+            )
+        weights = {r["id"]: float(r["weight"]) for r in seed_rows(seeds)}
+        if k <= 0 or not weights:
+            return []
+        projection, _ = self._projection()
+        known = projection.chunk_pos.keys() | projection.entity_pos.keys()
+        if not known & weights.keys():
+            return []  # as GDS: no seed in the graph, no walk
+        scores = projection.personalized(weights, damping)
+        top = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))[:k]
+        return [
+            RankedNode(node, "Chunk" if node in projection.chunk_pos else "Entity", score)
+            for node, score in top
+        ]
+
+
+def document_authority(
+    docs: list[tuple[str, str]],
+    chunk_docs: Mapping[str, str],
+    chunk_scores: Mapping[str, float],
+    entity_names: Mapping[str, str],
+    entity_scores: Mapping[str, float],
+) -> dict[str, float]:
+    """A document's authority is the PageRank of its subject, the entity its title names;
+    without one, the mean score of its chunks. The rule of ``Projection.authority``, applied
+    to scores computed by GDS."""
+    by_name: dict[str, float] = {}
+    for eid, name in entity_names.items():
+        key = " ".join(name.casefold().split())
+        by_name[key] = max(by_name.get(key, 0.0), entity_scores.get(eid, 0.0))
+    total: dict[str, float] = {}
+    count: dict[str, int] = {}
+    for chunk, doc in chunk_docs.items():
+        total[doc] = total.get(doc, 0.0) + chunk_scores.get(chunk, 0.0)
+        count[doc] = count.get(doc, 0) + 1
+    out: dict[str, float] = {}
+    for doc, title in docs:
+        subject = by_name.get(" ".join(title.casefold().split()))
+        if subject is not None:
+            out[doc] = subject
+        elif count.get(doc):
+            out[doc] = total[doc] / count[doc]
+    return out

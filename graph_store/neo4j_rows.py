@@ -2,7 +2,7 @@
 
 Document, chunk, alias and relation rows are the backend-neutral ones from ``rows``; this
 module holds what only Neo4j needs: Lucene escaping, the cosine score mapping, chunk order rows
-and score normalisation.
+and personalization seed rows.
 """
 
 from __future__ import annotations
@@ -70,15 +70,6 @@ def seed_rows(seeds: Mapping[str, float]) -> list[dict[str, Any]]:
         if w > 0.0 and w != float("inf"):
             rows.append({"id": node_id, "weight": w})
     return rows
-
-
-def normalise(scores: Mapping[str, float]) -> dict[str, float]:
-    """Scores scaled to sum to 1, so GDS PageRank (which does not normalise) and the in-memory
-    projection give numbers on the same scale."""
-    total = sum(scores.values())
-    if total <= 0.0:
-        return dict(scores)
-    return {k: v / total for k, v in scores.items()}
 
 
 def validated_hops(hops: int, max_hops: int) -> int:

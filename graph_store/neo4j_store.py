@@ -13,6 +13,7 @@ The ``neo4j`` driver is imported in ``open()``; the constructor does no I/O.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from types import TracebackType
 from typing import Any, Self
@@ -21,7 +22,8 @@ import cypher
 from graph_schema import SCHEMA_VERSION, DocumentGraph
 from graph_store import neo4j_guard
 from graph_store import neo4j_writes as writes
-from graph_store.neo4j_gds import Neo4jGds
+from graph_store.neo4j_explore import Neo4jExploreMixin
+from graph_store.neo4j_gds import Neo4jRanker
 from graph_store.neo4j_rows import (
     RankedNode,
     check_relation_types,
@@ -45,6 +47,7 @@ from graph_store.types import (
     GraphEdge,
     GraphExport,
     GraphNode,
+    ProjectionData,
     Subgraph,
 )
 from kg.errors import SchemaVersionError, StoreError
@@ -54,7 +57,7 @@ log = logging.getLogger(__name__)
 _INDEX_WAIT_S = 300
 
 
-class Neo4jGraphStore:
+class Neo4jGraphStore(Neo4jExploreMixin):
     """A Neo4j database reached through the official driver (thread-safe, pooled)."""
 
     def __init__(
@@ -75,7 +78,10 @@ class Neo4jGraphStore:
         self._model = embedding_model
         self._driver: Any = None
         self._neo4j: Any = None
-        self._gds = Neo4jGds(self._write)
+        self._ranker = Neo4jRanker(self._write, self._read)
+        self._hybrid_lock = threading.Lock()
+        self._hybrid: tuple[Any, Any] | None = None
+        self._gds = self._ranker.gds
 
     # --- lifecycle ------------------------------------------------------------
     def open(self) -> None:
@@ -122,9 +128,24 @@ class Neo4jGraphStore:
             # Schema commands cannot share a transaction with data writes: one each.
             self._execute(stmt.rstrip().rstrip(";"), {"dim": self._dim}, write=True)
         self._write("await_indexes", timeout_s=_INDEX_WAIT_S)
+        self._check_vector_indexes()
         self._write("meta_set", key="schema_version", value=SCHEMA_VERSION)
         self._write("meta_set", key="embedding_dim", value=str(self._dim))
         self._write("meta_set", key="embedding_model", value=self._model)
+
+    def _check_vector_indexes(self) -> None:
+        from graph_store import graphrag
+
+        try:
+            dims = graphrag.vector_index_dimensions(self._require(), self._database)
+        except self._errors() as exc:
+            raise StoreError(f"cannot read the vector indexes: {exc}") from exc
+        for name, dim in dims.items():
+            if dim != self._dim:
+                raise SchemaVersionError(
+                    f"the vector index {name!r} holds {dim}-d embeddings but the configured "
+                    f"model gives {self._dim}-d: drop it (DROP INDEX {name}) and ingest again"
+                )
 
     def _check_version(self) -> None:
         stored = self._meta("schema_version")
@@ -221,7 +242,17 @@ class Neo4jGraphStore:
         return True
 
     def refresh_indexes(self) -> None:
-        """Nothing to do: Neo4j updates its vector and full-text indexes at commit."""
+        """Neo4j updates its vector and full-text indexes at commit; what is left is global
+        PageRank (Entity.pagerank, Document.authority) when the graph changed since the last
+        run: with GDS, or the in-memory projection where the server has no GDS."""
+        version = self.graph_version()
+        if not version or self._meta("pagerank_version") == version:
+            return
+        entities, docs = self._ranker.authority()
+        self.set_pagerank(entities, docs)
+        # Authority is part of what retrieval caches per version, so it moves the version on.
+        fresh = self._write("graph_version_bump")[0][0]
+        self._write("meta_set", key="pagerank_version", value=str(fresh))
 
     def set_pagerank(self, entity_scores: dict[str, float], doc_scores: dict[str, float]) -> None:
         # Scores are not projected, so this write leaves the graph version (and with it the
@@ -319,30 +350,29 @@ class Neo4jGraphStore:
     def counts(self) -> Counts:
         return Counts(*(int(v) for v in self._read("counts")[0]))
 
+    def graph_version(self) -> str:
+        return self._ranker.graph_version()
+
+    def projection_data(self) -> ProjectionData:
+        return self._ranker.projection_data()
+
     def _vec(self, embedding: Sequence[float]) -> list[float]:
         vec = [float(x) for x in embedding]
         if len(vec) != self._dim:
             raise StoreError(f"query embedding has {len(vec)} dimensions, the store {self._dim}")
         return vec
 
-    # --- Neo4j only: GDS and the read-only Cypher guard -----------------------
+    # --- Neo4j only: GDS, and the read-only Cypher guard of GraphExplorer -----
     def gds_available(self) -> bool:
         """Whether the server has the Graph Data Science plugin (asked once, logged once)."""
         return self._gds.available()
 
-    def pagerank_gds(self) -> tuple[dict[str, float], dict[str, float]]:
-        """Global PageRank with GDS, stored as Entity.pagerank and Document.authority.
-
-        Returns (entity scores, document scores), each summing to 1."""
-        entity_scores, doc_scores = self._gds.pagerank()
-        self.set_pagerank(entity_scores, doc_scores)
-        return entity_scores, doc_scores
-
     def personalized_pagerank(
         self, seeds: dict[str, float], k: int, damping: float = 0.85
     ) -> list[RankedNode]:
-        """Top ``k`` chunks and entities by GDS personalized PageRank from weighted seeds."""
-        return self._gds.personalized_pagerank(seeds, k, damping=damping)
+        """Top ``k`` chunks and entities by personalized PageRank from weighted seeds (GDS, or
+        the in-memory projection without it); scores sum to 1 over the whole graph."""
+        return self._ranker.personalized(seeds, k, damping=damping)
 
     def run_read_only(
         self,

@@ -1,3 +1,4 @@
+// Global PageRank over the walk projection (chunks and entities).
 CALL gds.pageRank.stream($graph_name, {
   relationshipWeightProperty: 'weight',
   dampingFactor: $damping,
@@ -5,5 +6,4 @@ CALL gds.pageRank.stream($graph_name, {
 })
 YIELD nodeId, score
 WITH gds.util.asNode(nodeId) AS n, score
-WHERE n:Entity OR n:Document
-RETURN CASE WHEN n:Entity THEN 'Entity' ELSE 'Document' END AS label, n.id, score
+RETURN CASE WHEN n:Chunk THEN 'Chunk' ELSE 'Entity' END AS label, n.id, score

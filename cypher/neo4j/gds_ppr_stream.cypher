@@ -1,4 +1,5 @@
 // Seeds are (id, weight) rows naming chunks or entities; GDS takes [node, bias] pairs.
+// The total over all nodes comes along so that scores can be scaled to sum to 1.
 UNWIND $seeds AS seed
 OPTIONAL MATCH (e:Entity {id: seed.id})
 OPTIONAL MATCH (c:Chunk {id: seed.id})
@@ -13,7 +14,10 @@ CALL gds.pageRank.stream($graph_name, {
   maxIterations: $max_iterations
 })
 YIELD nodeId, score
-WITH gds.util.asNode(nodeId) AS n, score
-ORDER BY score DESC
+WITH collect({node_id: nodeId, score: score}) AS ranked, sum(score) AS total
+UNWIND ranked AS r
+WITH r, total
+ORDER BY r.score DESC
 LIMIT $k
-RETURN n.id, CASE WHEN n:Chunk THEN 'Chunk' ELSE 'Entity' END AS label, score
+WITH gds.util.asNode(r.node_id) AS n, r.score AS score, total
+RETURN n.id, CASE WHEN n:Chunk THEN 'Chunk' ELSE 'Entity' END AS label, score, total

@@ -1,7 +1,9 @@
-// The chunk–entity graph personalized PageRank walks: mentions, relations and chunk order,
-// all undirected so that a walk can leave an entity for every chunk that mentions it.
+// The walk graph of PageRank and personalized PageRank, the same as the in-memory projection
+// (graph_store/projection.py): chunks and entities joined by mentions (weight: the count, at
+// least 1), relations (their weight) and chunk order ($next_weight), all undirected so that a
+// walk can leave an entity for every chunk that mentions it.
 MATCH (s)-[r:MENTIONS|RELATED|NEXT]->(t)
-WHERE (s:Chunk OR s:Entity) AND (t:Chunk OR t:Entity)
+WHERE (s:Chunk OR s:Entity) AND (t:Chunk OR t:Entity) AND s <> t
 WITH gds.graph.project(
   $graph_name, s, t,
   {
@@ -10,9 +12,9 @@ WITH gds.graph.project(
     relationshipType: type(r),
     relationshipProperties: {
       weight: CASE type(r)
-        WHEN 'MENTIONS' THEN toFloat(r.count)
+        WHEN 'MENTIONS' THEN CASE WHEN r.count > 1 THEN toFloat(r.count) ELSE 1.0 END
         WHEN 'RELATED' THEN toFloat(r.weight)
-        ELSE 1.0
+        ELSE toFloat($next_weight)
       END
     }
   },

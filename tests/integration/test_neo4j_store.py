@@ -18,7 +18,8 @@ import pytest
 from graph_schema import Alias, Chunk, Document, DocumentGraph, Entity, Mention, Relation
 from graph_store.neo4j_store import Neo4jGraphStore
 from graph_store.port import GraphStore
-from kg.errors import ReadOnlyViolation, SchemaVersionError
+from graph_store.projection import Projection
+from kg.errors import InputError, NotFoundError, ReadOnlyViolation, SchemaVersionError
 
 URI = os.environ.get("NEO4J_URI", "")
 USER = os.environ.get("NEO4J_USER", "neo4j")
@@ -232,6 +233,12 @@ def test_schema_version_mismatch_is_a_clear_error(store: Neo4jGraphStore) -> Non
     store.init_schema()
     with pytest.raises(SchemaVersionError):
         Neo4jGraphStore(URI, USER, PASSWORD, DATABASE, DIM * 2, "other").open()
+    _driver_run("MATCH (m:Meta) DELETE m")  # no stored dimension: the indexes still tell
+    other = Neo4jGraphStore(URI, USER, PASSWORD, DATABASE, DIM * 2, "other")
+    other.open()
+    with pytest.raises(SchemaVersionError, match="DROP INDEX chunk_embedding"):
+        other.init_schema()
+    other.close()
 
 
 def test_read_only_guard(store: Neo4jGraphStore) -> None:
@@ -255,30 +262,33 @@ def projection_names(store: Neo4jGraphStore) -> set[str]:
     return {str(r["g"]) for r in rows}
 
 
-def test_pagerank_with_gds(store: Neo4jGraphStore) -> None:
-    if not store.gds_available():
-        pytest.skip("the server has no Graph Data Science plugin")
+def test_authority_on_refresh_matches_the_in_memory_projection(store: Neo4jGraphStore) -> None:
+    """GDS where the server has it, the in-memory projection otherwise: the same scores."""
     store.upsert_documents(
         [
-            graph("da", ["a b c"], ["a", "b", "c"], [("a", "b"), ("c", "b")]),
+            graph("da", ["a b c", "more on b"], ["a", "b", "c"], [("a", "b"), ("c", "b")]),
             graph("db", ["b only"], ["b"], []),
         ]
     )
-    entities, docs = store.pagerank_gds()
-    assert sum(entities.values()) == pytest.approx(1.0) and set(docs) == {"t-da", "t-db"}
-    assert max(entities, key=entities.__getitem__) == "b"
-    stored = store.run_read_only("MATCH (e:Entity {id: 'b'}) RETURN e.pagerank AS pr")
-    assert stored[0]["pr"] == pytest.approx(entities["b"])
-    store.pagerank_gds()
-    assert len({n for n in projection_names(store) if n.startswith("kg-authority-")}) == 1  # reused
-    before = projection_names(store)
-    store.upsert_documents([graph("dc", ["new"], ["d"], [])])
-    assert not (before & projection_names(store))  # the projection of the old graph was dropped
+    store.refresh_indexes()
+    data = store.projection_data()
+    stored = dict(zip(data.entity_ids, data.entity_pagerank, strict=True))
+    assert max(stored, key=stored.__getitem__) == "b"
+    expected, docs = Projection(data).authority(data)
+    assert stored == pytest.approx(expected, abs=1e-4)
+    authority = dict(zip(data.doc_ids, data.doc_authority, strict=True))
+    assert authority == pytest.approx(docs, abs=1e-4)
+    version = store.graph_version()
+    store.refresh_indexes()  # nothing changed: nothing recomputed
+    assert store.graph_version() == version
+    if store.gds_available():
+        assert len({n for n in projection_names(store) if n.startswith("kg-walk-")}) == 1
+        before = projection_names(store)
+        store.upsert_documents([graph("dc", ["new"], ["d"], [])])
+        assert not (before & projection_names(store))  # the old graph's projection was dropped
 
 
-def test_personalized_pagerank_with_gds(store: Neo4jGraphStore) -> None:
-    if not store.gds_available():
-        pytest.skip("the server has no Graph Data Science plugin")
+def test_personalized_pagerank_matches_the_in_memory_projection(store: Neo4jGraphStore) -> None:
     store.upsert_documents(
         [
             graph("da", ["about a"], ["a", "b"], [("a", "b")]),
@@ -290,4 +300,83 @@ def test_personalized_pagerank_with_gds(store: Neo4jGraphStore) -> None:
     assert ids[0] == "a"
     chunk_a = next(r.id for r in ranked if r.label == "Chunk")
     assert chunk_a.startswith("t-da-") and "z" not in ids[:3]
+    expected = Projection(store.projection_data()).personalized({"a": 1.0})
+    assert {r.id: r.score for r in ranked} == pytest.approx(
+        {r.id: expected[r.id] for r in ranked}, abs=1e-3
+    )
     assert store.personalized_pagerank({"missing": 1.0}, k=5) == []
+
+
+def test_graph_version_and_projection_data(store: Neo4jGraphStore) -> None:
+    assert store.graph_version() == ""
+    store.upsert_documents([graph("da", ["x one", "x two"], ["a", "b"], [("a", "b")])])
+    first = store.graph_version()
+    data = store.projection_data()
+    assert data.version == first and data.doc_ids == ["t-da"]
+    assert len(data.chunk_ids) == 2 and all(len(e) == DIM for e in data.chunk_embeddings)
+    assert data.relations == [("a", "b", "PART_OF", 1.0)] and len(data.mentions) == 2
+    store.upsert_documents([graph("db", ["y"], ["c"], [])])
+    assert store.graph_version() != first
+
+
+# --- explore (the same behaviours as the embedded store's) ----------------------------------
+
+
+def explore_graph(store: Neo4jGraphStore) -> None:
+    store.upsert_documents(
+        [
+            graph("da", ["a and b"], ["alpha", "beta"], [("alpha", "beta")]),
+            graph("db", ["b, c, d"], ["beta", "gamma", "delta"], [("gamma", "beta")]),
+            graph("dc", ["d and e"], ["delta", "eps"], [("delta", "eps"), ("gamma", "delta")]),
+        ]
+    )
+
+
+def test_lookup_details_and_evidence(store: Neo4jGraphStore) -> None:
+    explore_graph(store)
+    hits = store.lookup_entities("BETA", 5)
+    assert hits[0].entity_id == "beta" and hits[0].score == 1.0 and hits[0].matched == "BETA"
+    assert store.lookup_entities("gam", 3)[0].entity_id == "gamma"  # a typed prefix
+    d = store.entity_details("beta")
+    assert d.aliases == ("BETA",) and {doc.id for doc in d.documents} == {"t-da", "t-db"}
+    with pytest.raises(NotFoundError):
+        store.entity_details("missing")
+    edges = store.edge_evidence("beta", "gamma")  # stored gamma → beta
+    assert [(e.source, e.target, e.type) for e in edges] == [("gamma", "beta", "PART_OF")]
+    assert edges[0].evidence[0].doc_id == "t-db" and edges[0].evidence[0].text == "b, c, d"
+
+
+def test_paths(store: Neo4jGraphStore) -> None:
+    explore_graph(store)
+    assert store.paths("alpha", "eps", 3) == []  # four hops away
+    assert store.paths("alpha", "delta", 2) == []
+    three = store.paths("alpha", "delta", 3)
+    assert [[n.id for n in p.nodes] for p in three] == [["alpha", "beta", "gamma", "delta"]]
+    assert [(e.source, e.target) for e in three[0].edges] == [
+        ("alpha", "beta"),
+        ("gamma", "beta"),
+        ("gamma", "delta"),
+    ]
+    with pytest.raises(InputError):
+        store.paths("alpha", "delta", 4)
+
+
+def test_schema_and_text2cypher(store: Neo4jGraphStore) -> None:
+    from agents.llm import OpenAIChatClient
+    from retrieval.text2cypher import Text2Cypher
+    from tests.fakes.openai_server import FakeOpenAIServer, Reply
+
+    explore_graph(store)
+    schema = store.describe_schema()
+    assert schema.dialect == "neo4j" and "PART_OF" in schema.relation_types
+    related = next(t for t in schema.relationships if t.name == "RELATED")
+    assert (related.source, related.target) == ("Entity", "Entity")
+    assert "embedding" not in {p.name for t in schema.nodes for p in t.properties}
+    read = "MATCH (e:Entity {id: 'beta'}) RETURN e.name AS name"
+    with FakeOpenAIServer([Reply.text(read), Reply.text("MATCH (n) DETACH DELETE n")]) as fake:
+        t2c = Text2Cypher(store, OpenAIChatClient(fake.base_url, "fake", max_retries=0))
+        answer = t2c.ask("What is beta called?")
+        assert answer.rows == [{"name": "Beta"}] and answer.cypher == read
+        with pytest.raises(ReadOnlyViolation):
+            t2c.ask("Delete everything")
+    assert store.counts().entities == 5

@@ -24,9 +24,10 @@ PACKAGE = LINTER / "node_modules" / "@neo4j-cypher" / "language-support"
 NODE = shutil.which("node")
 PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 # How the adapter names a query: _read("x"), _write("x"), tq(tx, "x"), self._run("x"),
-# self._projection(_KIND, "x"), cypher.statements("neo4j", "x").
+# self._projection(_KIND, "x"), run("x") in the explore logic both adapters share,
+# cypher.statements("neo4j", "x").
 QUERY_USE = re.compile(
-    r"\b(?:_read|_write|_run|tq|tq_rows|_projection)\(\s*(?:\w+,\s*)?\"([a-z0-9_]+)\""
+    r"\b(?:_read|_write|_run|run|tq|tq_rows|_projection)\(\s*(?:\w+,\s*)?\"([a-z0-9_]+)\""
     r"|cypher\.(?:load|statements)\(\s*\"neo4j\",\s*\"([a-z0-9_]+)\""
 )
 
@@ -59,9 +60,22 @@ def diagnostics(result: dict[str, Any], name: str) -> list[dict[str, Any]]:
     return next(r["diagnostics"] for r in result["results"] if r["name"] == name)
 
 
+# neo4j-graphrag's HybridCypherRetriever appends a retrieval query to its own search, which
+# leaves each hit as `node` with its `score`: lint such a fragment behind a search like it.
+FRAGMENT_PREFIX = "retrieval_query_"
+FRAGMENT_CONTEXT = (
+    "CALL db.index.vector.queryNodes('chunk_embedding', 10, $query_vector) YIELD node, score\n"
+)
+
+
+def project_query(name: str) -> dict[str, Any]:
+    text = cypher.load("neo4j", name)
+    return query(name, FRAGMENT_CONTEXT + text if name.startswith(FRAGMENT_PREFIX) else text)
+
+
 @pytest.fixture(scope="module")
 def project_lint() -> dict[str, Any]:
-    queries = [query(name, cypher.load("neo4j", name)) for name in cypher.names("neo4j")]
+    queries = [project_query(name) for name in cypher.names("neo4j")]
     # The schema file also runs statement by statement: lint each as it is sent.
     for i, stmt in enumerate(cypher.statements("neo4j", "schema")):
         queries.append(query(f"schema#{i}", stmt.rstrip().rstrip(";")))
@@ -118,7 +132,11 @@ def test_unknown_label_is_a_warning(broken_lint: dict[str, Any]) -> None:
 
 
 def test_adapter_runs_only_existing_queries_and_every_query_is_used() -> None:
-    sources = "\n".join(p.read_text() for p in sorted((ROOT / "graph_store").glob("neo4j_*.py")))
+    shared = ("explore_core.py", "graphrag.py")
+    files = sorted((ROOT / "graph_store").glob("neo4j_*.py")) + [
+        ROOT / "graph_store" / name for name in shared
+    ]
+    sources = "\n".join(p.read_text() for p in files)
     used = {a or b for a, b in QUERY_USE.findall(sources)}
     known = set(cypher.names("neo4j"))
     assert used - known == set(), "the adapter names queries that do not exist"

@@ -14,7 +14,6 @@ from graph_store.neo4j_rows import (
     cosine_from_score,
     escape_lucene,
     next_rows,
-    normalise,
     seed_rows,
     validated_hops,
 )
@@ -42,10 +41,8 @@ def test_lucene_escaping_keeps_words_and_drops_syntax() -> None:
     assert escape_lucene("   ") == ""
 
 
-def test_cosine_mapping_and_normalisation() -> None:
+def test_cosine_mapping_and_seed_rows() -> None:
     assert cosine_from_score(1.0) == 1.0 and cosine_from_score(0.5) == 0.0
-    assert normalise({"a": 1.0, "b": 3.0}) == {"a": 0.25, "b": 0.75}
-    assert normalise({}) == {}
     assert seed_rows({"a": 2.0, "b": 0.0, "c": -1.0}) == [{"id": "a", "weight": 2.0}]
 
 

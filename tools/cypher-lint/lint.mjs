@@ -48,6 +48,14 @@ const PROCEDURES = [
     'The graph schema as a map.'],
 ];
 
+// Neo4j's own procedures the project calls, taken with their signatures from the Neo4j 5
+// catalogue the package ships (like the built-in functions below).
+const BUILTIN_PROCEDURES = [
+  'db.schema.nodeTypeProperties',
+  'db.schema.relTypeProperties',
+  'db.schema.visualization',
+];
+
 // [name, [[argName, type], ...], returnType, aggregating, description]
 const FUNCTIONS = [
   ['gds.version', [], 'STRING', false, 'The installed Graph Data Science version.'],
@@ -112,7 +120,14 @@ export function buildSchema(request) {
   const bundled = testData.mockSchema.functions[version] ?? {};
   const builtIns = Object.values(bundled).filter((f) => f.isBuiltIn);
   const functions = [...builtIns, ...FUNCTIONS.map(func), ...(request.functions ?? [])];
-  const procedures = [...PROCEDURES.map(procedure), ...(request.procedures ?? [])];
+  const shipped = testData.mockSchema.procedures[version] ?? {};
+  const builtInProcedures = BUILTIN_PROCEDURES.map((name) => {
+    if (!shipped[name]) throw new Error(`the bundled catalogue has no procedure ${name}`);
+    return shipped[name];
+  });
+  const procedures = [
+    ...builtInProcedures, ...PROCEDURES.map(procedure), ...(request.procedures ?? []),
+  ];
   return {
     defaultLanguage: version,
     labels: ['Document', 'Chunk', 'Entity', 'Alias', 'Meta'],

@@ -1,0 +1,3 @@
+MATCH (d:Document)-[:HAS_CHUNK]->(c:Chunk)
+RETURN c.id, d.id, c.index, c.tokens, c.embedding
+ORDER BY c.id
