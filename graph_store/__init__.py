@@ -1,5 +1,13 @@
 """The ``GraphStore`` port and its adapters. Adapters are imported by the composition root."""
 
+from graph_store.explore_port import ChatModel, GraphExplorer, NativeText2Cypher
+from graph_store.explore_types import (
+    CypherAnswer,
+    EdgeInfo,
+    EntityDetails,
+    GraphPath,
+    SchemaDescription,
+)
 from graph_store.port import MAX_HOPS, GraphStore
 from graph_store.types import (
     ChunkHit,
@@ -16,15 +24,23 @@ from graph_store.types import (
 
 __all__ = [
     "MAX_HOPS",
+    "ChatModel",
     "ChunkHit",
     "Counts",
+    "CypherAnswer",
     "DocumentInfo",
     "DocumentState",
+    "EdgeInfo",
+    "EntityDetails",
     "EntityHit",
     "GraphEdge",
+    "GraphExplorer",
     "GraphExport",
     "GraphNode",
+    "GraphPath",
     "GraphStore",
+    "NativeText2Cypher",
     "ProjectionData",
+    "SchemaDescription",
     "Subgraph",
 ]

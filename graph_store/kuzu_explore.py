@@ -36,6 +36,8 @@ class _KuzuHost(Protocol):
 
     def _writing(self) -> contextlib.AbstractContextManager[None]: ...
 
+    def _reading(self) -> contextlib.AbstractContextManager[None]: ...
+
     def _ensure_fulltext(self) -> None: ...
 
     def fulltext_aliases(self, query: str, k: int) -> list[EntityHit]: ...
@@ -60,27 +62,28 @@ class KuzuExploreMixin:
 
     def describe_schema(self: _KuzuHost) -> SchemaDescription:
         conn = self._require()
-        try:
-            # Kùzu's TABLE_INFO / SHOW_CONNECTION take literal table names only; the binding's
-            # catalogue helpers read them without our building query text.
-            node_tables = sorted(conn._get_node_table_names())
-            rel_tables = sorted(conn._get_rel_table_names(), key=lambda t: t["name"])
-            nodes = tuple(
-                TableInfo(name, _properties(conn._get_node_property_names(name)))
-                for name in node_tables
-                if name not in _INTERNAL_TABLES
-            )
-            rels = tuple(
-                TableInfo(
-                    t["name"],
-                    _properties(conn._get_node_property_names(t["name"])),
-                    source=t["src"],
-                    target=t["dst"],
+        with self._reading():
+            try:
+                # Kùzu's TABLE_INFO / SHOW_CONNECTION take literal table names only; the binding's
+                # catalogue helpers read them without our building query text.
+                node_tables = sorted(conn._get_node_table_names())
+                rel_tables = sorted(conn._get_rel_table_names(), key=lambda t: t["name"])
+                nodes = tuple(
+                    TableInfo(name, _properties(conn._get_node_property_names(name)))
+                    for name in node_tables
+                    if name not in _INTERNAL_TABLES
                 )
-                for t in rel_tables
-            )
-        except RuntimeError as exc:
-            raise StoreError(f"cannot read the embedded graph's schema: {exc}") from exc
+                rels = tuple(
+                    TableInfo(
+                        t["name"],
+                        _properties(conn._get_node_property_names(t["name"])),
+                        source=t["src"],
+                        target=t["dst"],
+                    )
+                    for t in rel_tables
+                )
+            except RuntimeError as exc:
+                raise StoreError(f"cannot read the embedded graph's schema: {exc}") from exc
         kinds = self._q("explore_relation_types", limit=core.SCHEMA_VALUES)
         types = self._q("explore_entity_types", limit=core.SCHEMA_VALUES)
         return SchemaDescription(
@@ -103,7 +106,8 @@ class KuzuExploreMixin:
         if checked.uses_fulltext:
             with self._writing():  # full-text indexes are rebuilt lazily after writes
                 self._ensure_fulltext()
-        return kuzu_guard.run_read_only(self._require(), query, params, timeout_s, max_rows)
+        with self._reading():
+            return kuzu_guard.run_read_only(self._require(), query, params, timeout_s, max_rows)
 
 
 def _path(row: Sequence[Any]) -> GraphPath:

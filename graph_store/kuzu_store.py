@@ -29,6 +29,7 @@ from typing import Any, Self
 
 import cypher
 from graph_schema import SCHEMA_VERSION, DocumentGraph
+from graph_store.kuzu_explore import KuzuExploreMixin
 from graph_store.port import MAX_HOPS
 from graph_store.projection import Projection
 from graph_store.rows import (
@@ -41,6 +42,7 @@ from graph_store.rows import (
     to_chunk_hit,
     to_document_info,
 )
+from graph_store.rwlock import ReadWriteLock
 from graph_store.types import (
     ChunkHit,
     Counts,
@@ -59,7 +61,7 @@ _EXTENSIONS = ("vector", "fts", "algo")
 _FTS_INDEXES = ("chunk_fts", "alias_fts")
 
 
-class KuzuGraphStore:
+class KuzuGraphStore(KuzuExploreMixin):
     """One read-write Kùzu database per process; the constructor only records settings."""
 
     def __init__(self, path: Path, embedding_dim: int, embedding_model: str) -> None:
@@ -70,9 +72,9 @@ class KuzuGraphStore:
         self._model = embedding_model
         self._db: Any = None
         self._conn: Any = None
-        # Writers serialise on this lock; readers use their own thread's connection and never
-        # wait for it, except full-text queries while an index is being rebuilt after a write.
-        self._lock = threading.RLock()
+        # Readers share it (each on its own thread's connection), writers hold it alone: see
+        # rwlock.py for why Kùzu needs that even though it runs reads beside a write.
+        self._rw = ReadWriteLock()
         self._local = threading.local()
         self._readers: list[Any] = []
         self._readers_lock = threading.Lock()
@@ -178,10 +180,14 @@ class KuzuGraphStore:
             local.conn, local.generation = conn, self._generation
         return local.conn
 
+    def _reading(self) -> contextlib.AbstractContextManager[None]:
+        """Shared hold for work on this thread's connection outside ``_run_raw``."""
+        return self._rw.read()
+
     @contextlib.contextmanager
     def _writing(self) -> Iterator[None]:
         """Hold the write lock; queries of this thread go through the writer connection."""
-        with self._lock:
+        with self._rw.write():
             local = self._local
             local.writing = getattr(local, "writing", 0) + 1
             try:
@@ -191,11 +197,12 @@ class KuzuGraphStore:
 
     def _run_raw(self, text: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
         conn = self._require()
-        try:
-            result = conn.execute(text, params or {})
-        except RuntimeError as exc:
-            raise StoreError(f"embedded graph query failed: {exc}") from exc
-        rows: list[list[Any]] = result.get_all()
+        with self._rw.read():
+            try:
+                result = conn.execute(text, params or {})
+                rows: list[list[Any]] = result.get_all()
+            except RuntimeError as exc:
+                raise StoreError(f"embedded graph query failed: {exc}") from exc
         return rows
 
     def _q(self, name: str, **params: Any) -> list[list[Any]]:
@@ -408,6 +415,7 @@ class KuzuGraphStore:
             mentions=[(r[0], r[1], int(r[2])) for r in self._q("export_mentions")],
             relations=[(r[0], r[1], r[2], float(r[3])) for r in self._q("export_relations")],
             aliases=[(r[0], r[1], float(r[2] or 0.0)) for r in self._q("proj_aliases")],
+            entity_embeddings=[r[4] for r in entities],
         )
 
     def set_pagerank(self, entity_scores: dict[str, float], doc_scores: dict[str, float]) -> None:

@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from graph_store.neo4j_rows import RankedNode, seed_rows
-from graph_store.projection import NEXT_WEIGHT, Projection
+from graph_store.projection import NEXT_WEIGHT, Projection, document_authority
 from graph_store.types import ProjectionData
 from kg.errors import StoreError
 
@@ -214,6 +214,7 @@ class Neo4jRanker:
             mentions=[(r[0], r[1], int(r[2] or 1)) for r in self._read("export_mentions")],
             relations=[(r[0], r[1], r[2], float(r[3])) for r in self._read("export_relations")],
             aliases=[(r[0], r[1], float(r[2] or 0.0)) for r in self._read("proj_aliases")],
+            entity_embeddings=[list(r[4] or ()) for r in entities],
         )
 
     def _projection(self) -> tuple[Projection, ProjectionData]:
@@ -259,32 +260,3 @@ class Neo4jRanker:
             RankedNode(node, "Chunk" if node in projection.chunk_pos else "Entity", score)
             for node, score in top
         ]
-
-
-def document_authority(
-    docs: list[tuple[str, str]],
-    chunk_docs: Mapping[str, str],
-    chunk_scores: Mapping[str, float],
-    entity_names: Mapping[str, str],
-    entity_scores: Mapping[str, float],
-) -> dict[str, float]:
-    """A document's authority is the PageRank of its subject, the entity its title names;
-    without one, the mean score of its chunks. The rule of ``Projection.authority``, applied
-    to scores computed by GDS."""
-    by_name: dict[str, float] = {}
-    for eid, name in entity_names.items():
-        key = " ".join(name.casefold().split())
-        by_name[key] = max(by_name.get(key, 0.0), entity_scores.get(eid, 0.0))
-    total: dict[str, float] = {}
-    count: dict[str, int] = {}
-    for chunk, doc in chunk_docs.items():
-        total[doc] = total.get(doc, 0.0) + chunk_scores.get(chunk, 0.0)
-        count[doc] = count.get(doc, 0) + 1
-    out: dict[str, float] = {}
-    for doc, title in docs:
-        subject = by_name.get(" ".join(title.casefold().split()))
-        if subject is not None:
-            out[doc] = subject
-        elif count.get(doc):
-            out[doc] = total[doc] / count[doc]
-    return out

@@ -12,6 +12,7 @@ from types import TracebackType
 from typing import Protocol, Self, runtime_checkable
 
 from graph_schema import DocumentGraph
+from graph_store.explore_port import GraphExplorer
 from graph_store.types import (
     ChunkHit,
     Counts,
@@ -27,7 +28,7 @@ MAX_HOPS = 3
 
 
 @runtime_checkable
-class GraphStore(Protocol):
+class GraphStore(GraphExplorer, Protocol):
     def open(self) -> None:
         """Connect and check the stored schema version (raises SchemaVersionError)."""
 

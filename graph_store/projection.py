@@ -148,29 +148,48 @@ class Projection:
         return {ids[i]: float(s) for i, s in enumerate(scores) if s > 0}
 
     def authority(self, data: ProjectionData) -> tuple[dict[str, float], dict[str, float]]:
-        """Global PageRank per entity, and per document the PageRank of its subject (the
-        entity named by its title): a document is authoritative when the rest of the corpus
-        keeps talking about what it is about. Documents without such an entity get the mean
-        score of their chunks."""
+        """Global PageRank per entity, and per document by ``document_authority``."""
         scores = self.pagerank().scores
         entities = {e: float(scores[self.n_chunks + i]) for i, e in enumerate(self.entity_ids)}
-        by_name: dict[str, float] = {}
-        for eid, name in zip(data.entity_ids, data.entity_names, strict=True):
-            key = " ".join(name.casefold().split())
-            by_name[key] = max(by_name.get(key, 0.0), entities.get(eid, 0.0))
-        chunk_sum: dict[str, float] = {}
-        chunk_n: dict[str, int] = {}
-        for i, doc in enumerate(data.chunk_docs[: self.n_chunks]):
-            chunk_sum[doc] = chunk_sum.get(doc, 0.0) + float(scores[i])
-            chunk_n[doc] = chunk_n.get(doc, 0) + 1
-        docs: dict[str, float] = {}
-        for doc, title in zip(data.doc_ids, data.doc_titles, strict=True):
-            subject = by_name.get(" ".join(title.casefold().split()))
-            if subject is not None:
-                docs[doc] = subject
-            elif chunk_n.get(doc):
-                docs[doc] = chunk_sum[doc] / chunk_n[doc]
+        chunks = {c: float(scores[i]) for i, c in enumerate(self.chunk_ids)}
+        docs = document_authority(
+            list(zip(data.doc_ids, data.doc_titles, strict=True)),
+            dict(zip(data.chunk_ids, data.chunk_docs, strict=True)),
+            chunks,
+            dict(zip(data.entity_ids, data.entity_names, strict=True)),
+            entities,
+        )
         return entities, docs
+
+
+def document_authority(
+    docs: list[tuple[str, str]],
+    chunk_docs: Mapping[str, str],
+    chunk_scores: Mapping[str, float],
+    entity_names: Mapping[str, str],
+    entity_scores: Mapping[str, float],
+) -> dict[str, float]:
+    """A document's authority is the PageRank of its subject, the entity its title names: a
+    document is authoritative when the rest of the corpus keeps talking about what it is
+    about. Without a subject, the mean score of its chunks. Shared by the in-memory
+    projection and the GDS path, so both backends rank documents by one rule."""
+    by_name: dict[str, float] = {}
+    for eid, name in entity_names.items():
+        key = " ".join(name.casefold().split())
+        by_name[key] = max(by_name.get(key, 0.0), entity_scores.get(eid, 0.0))
+    total: dict[str, float] = {}
+    count: dict[str, int] = {}
+    for chunk, doc in chunk_docs.items():
+        total[doc] = total.get(doc, 0.0) + chunk_scores.get(chunk, 0.0)
+        count[doc] = count.get(doc, 0) + 1
+    out: dict[str, float] = {}
+    for doc, title in docs:
+        subject = by_name.get(" ".join(title.casefold().split()))
+        if subject is not None:
+            out[doc] = subject
+        elif count.get(doc):
+            out[doc] = total[doc] / count[doc]
+    return out
 
 
 def name_key(name: str) -> str:

@@ -124,3 +124,4 @@ class ProjectionData:
     mentions: list[tuple[str, str, int]]  # (chunk id, entity id, count)
     relations: list[tuple[str, str, str, float]]  # (source, target, type, weight)
     aliases: list[tuple[str, str, float]]  # (alias surface name, entity id, confidence)
+    entity_embeddings: list[list[float]] = field(default_factory=list)

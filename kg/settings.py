@@ -77,6 +77,11 @@ class RetrievalSettings(BaseModel):
     dense_weight: float = Field(default=1.0, ge=0.0)
     ppr_weight: float = Field(default=1.0, ge=0.0)
     authority_weight: float = Field(default=0.05, ge=0.0)
+    # Second hop through bridge entities of the best first-hop passages (see graph_search).
+    bridge_weight: float = Field(default=0.0, ge=0.0)
+    bridge_from: int = Field(default=5, ge=0, le=100)
+    bridge_entities: int = Field(default=20, ge=0, le=500)
+    bridge_alpha: float = Field(default=1.0, ge=0.0)
     # Entity linking.
     link_candidates: int = Field(default=10, ge=1, le=100)
     link_min_similarity: float = Field(default=0.6, ge=0.0, le=1.0)
@@ -87,6 +92,8 @@ class RetrievalSettings(BaseModel):
     max_hops: int = Field(default=3, ge=1, le=3)
     # Relation paths from the question's named entities: strength decays per hop.
     hop_decay: float = Field(default=0.8, gt=0.0, le=1.0)
+    # Strength kept when a path walks a relation against its direction (whole -> part).
+    backward_factor: float = Field(default=0.5, ge=0.0, le=1.0)
     # Result slots (taken from the end of the top k) for documents reached through stated
     # relations. A path qualifies when its strength (product of edge weights and decay) stays
     # at or above this: stated relations weigh 1.0, co-occurrence 0.2, so 0.5 admits up to

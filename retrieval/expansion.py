@@ -50,11 +50,18 @@ class Expansion:
 
 
 def expand(
-    seeds: dict[int, float], index: GraphIndex, max_hops: int, hop_decay: float = 0.8
+    seeds: dict[int, float],
+    index: GraphIndex,
+    max_hops: int,
+    hop_decay: float = 0.8,
+    backward: float = 0.5,
 ) -> Expansion:
     """Cheapest paths of at most ``max_hops`` relations from any seed entity. ``strength``
     of a reached entity is its seed's weight times the path's edge weights, times
-    ``hop_decay`` per hop after the first."""
+    ``hop_decay`` per hop after the first and ``backward`` per edge walked against its
+    direction. Stated relations point from the part to the whole (MEMBER_OF, PART_OF,
+    IMPLEMENTS, LEADS): walking with them climbs to the context an entity sits in, walking
+    against them goes down to its siblings' parts."""
     out = Expansion()
     heap: list[tuple[float, int, int]] = []
     top = max(seeds.values(), default=1.0) or 1.0
@@ -73,6 +80,8 @@ def expand(
                 strength = out.reach[ei].strength * max(0.0, min(1.0, weight))
                 if hops > 0:
                     strength *= hop_decay
+                if not forward:
+                    strength *= backward
                 out.reach[nb] = Reach(new, hops + 1, ei, (rel, weight, forward), strength)
                 heapq.heappush(heap, (new, hops + 1, nb))
     return out

@@ -79,6 +79,16 @@ class GraphIndex:
             if a is not None and b is not None and a != b:
                 self.relations[a].append((b, rel_type, weight, True))
                 self.relations[b].append((a, rel_type, weight, False))
+        self.entity_chunks: list[list[int]] = [[] for _ in data.entity_ids]
+        for ci, entities in enumerate(self.chunk_entities):
+            for ei in entities:
+                self.entity_chunks[ei].append(ci)
+        ent = np.asarray(data.entity_embeddings, dtype=np.float32)
+        if ent.size and ent.shape == (len(data.entity_ids), dim):
+            en = np.linalg.norm(ent, axis=1, keepdims=True)
+            self.entity_matrix: np.ndarray | None = ent / np.where(en > 0, en, 1.0)
+        else:
+            self.entity_matrix = None
         self.aliases = data.aliases
         self._matcher: Any = None
         self._alias_targets: dict[str, list[tuple[int, float]]] = {}
@@ -146,6 +156,6 @@ class GraphIndexCache:
     def get(self) -> GraphIndex:
         version = self._store.graph_version()
         with self._lock:
-            if self._index is None or self._index.version != version or not version:
+            if self._index is None or self._index.version != version:
                 self._index = GraphIndex(self._store.projection_data())
             return self._index

@@ -78,7 +78,8 @@ def graph_search(
         entity_seeds[ei] = x.weight
         node = proj.n_chunks + ei
         reset[node] = reset.get(node, 0.0) + settings.entity_seed_weight * x.weight / entity_total
-    ppr = proj.pagerank(proj.vector(reset), damping=settings.damping).scores[:n]
+    walk = proj.pagerank(proj.vector(reset), damping=settings.damping).scores
+    ppr = walk[:n]
     ppr = np.where(allowed, ppr, 0.0)
     top_ppr = float(ppr.max()) if ppr.size else 0.0
     ppr_norm = ppr / top_ppr if top_ppr > 0 else ppr
@@ -86,6 +87,10 @@ def graph_search(
         settings.ppr_weight * ppr_norm
         + settings.dense_weight * dense
         + settings.authority_weight * index.chunk_authority
+    )
+    named = {index.entity_index[x.entity_id]: x.score for x in linked if x.method != "embedding"}
+    score = score + settings.bridge_weight * _bridges(
+        query_vector, score, walk, allowed, set(named), index, settings
     )
     score = np.where(allowed, score, -np.inf)
     depth = max(k, 10) * 3
@@ -98,7 +103,9 @@ def graph_search(
     # Paths start from the entities the question names (alias or full-text match), at the
     # strength of the match; a common name is still the question's subject.
     named = {index.entity_index[x.entity_id]: x.score for x in linked if x.method != "embedding"}
-    expansion = expand(named, index, settings.max_hops, settings.hop_decay)
+    expansion = expand(
+        named, index, settings.max_hops, settings.hop_decay, settings.backward_factor
+    )
     strategic = _strategic(expansion, index, dense, allowed, set(order[:k]), settings)
     keep = max(0, k - len(strategic))
     picks = [(ci, -1) for ci in order[:keep]] + list(strategic.items())
@@ -125,6 +132,42 @@ def graph_search(
         linked=linked,
         bridges=[(proj.entity_ids[b], index.entity_names[b]) for b in bridges],
     )
+
+
+def _bridges(
+    query: np.ndarray,
+    score: np.ndarray,
+    walk: np.ndarray,
+    allowed: np.ndarray,
+    named: set[int],
+    index: GraphIndex,
+    settings: RetrievalSettings,
+) -> np.ndarray:
+    """Second hop: entities that the best first-hop passages mention (and the question does
+    not name) are bridges; passages mentioning a bridge are scored against the question with
+    the bridge added to it (query vector + bridge name vector), as a reader would re-ask
+    "…of *that* entity?". Returns a per-chunk bonus (0 for chunks reached by no bridge)."""
+    bonus = np.zeros(len(index.chunk_ids))
+    if settings.bridge_weight <= 0 or index.entity_matrix is None or settings.bridge_from <= 0:
+        return bonus
+    ranked = np.argsort(-np.where(allowed, score, -np.inf))[: settings.bridge_from]
+    first = {int(c) for c in ranked}
+    n_chunks = index.projection.n_chunks
+    candidates = {ei for c in first for ei in index.chunk_entities[c] if ei not in named}
+    if not candidates:
+        return bonus
+    top = sorted(candidates, key=lambda ei: -walk[n_chunks + ei])[: settings.bridge_entities]
+    q = query / (np.linalg.norm(query) or 1.0)
+    for ei in top:
+        qe = q + settings.bridge_alpha * index.entity_matrix[ei]
+        qe = qe / (np.linalg.norm(qe) or 1.0)
+        chunks = [c for c in index.entity_chunks[ei] if c not in first and allowed[c]]
+        if not chunks:
+            continue
+        sims = index.chunk_matrix[chunks] @ qe.astype(np.float32)
+        for c, sim in zip(chunks, sims, strict=True):
+            bonus[c] = max(bonus[c], float(sim))
+    return bonus
 
 
 def _strategic(
