@@ -1,9 +1,109 @@
-"""Agent-loop settings (``KG_AGENT__*``); every limit the loop uses is named here."""
+"""Agent-loop settings (``KG_AGENT__*``); every limit the loop uses is named here.
+
+Each default says why it has its value. None of them names a word, an entity or a domain
+threshold: thresholds a tool compares against come from the corpus, never from here.
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Literal
+
 from pydantic import BaseModel, Field
+
+Complexity = Literal["simple", "moderate", "complex"]
 
 
 class AgentSettings(BaseModel):
+    # --- budgets ------------------------------------------------------------
+    # Hard cap on evidence rounds whatever the planner says. Three rounds reach an entity three
+    # RELATED hops away (the graph's own expansion depth, graph_store.port.MAX_HOPS).
     max_iterations: int = Field(default=3, ge=1, le=10)
+    # Rounds per complexity class: a definition is one lookup, a comparison needs a round per
+    # side plus one to close gaps.
+    iterations_simple: int = Field(default=1, ge=1, le=10)
+    iterations_moderate: int = Field(default=2, ge=1, le=10)
+    iterations_complex: int = Field(default=3, ge=1, le=10)
+    # Offline complexity from the number of distinct entities the question links to: one entity
+    # is a lookup, two a relation between them, three or more a comparison.
+    moderate_min_entities: int = Field(default=2, ge=1)
+    complex_min_entities: int = Field(default=3, ge=1)
+    # LLM tokens for the whole run (prompt + completion, as reported by the server). Sized for
+    # three rounds of ~4k-token evidence prompts plus synthesis and verification.
+    max_tokens_total: int = Field(default=60_000, ge=1_000)
+    # Completion cap per call; an answer with citations for a handful of findings fits in 1k.
+    max_completion_tokens: int = Field(default=1_200, ge=64)
+    # Tool calls the synthesis step may make before it must answer.
+    max_tool_rounds: int = Field(default=4, ge=0, le=20)
+
+    # --- planning -----------------------------------------------------------
+    max_subtasks: int = Field(default=4, ge=1, le=12)
+    # Entities a question links to at most; more dilutes the personalisation of the expansion.
+    max_linked_entities: int = Field(default=5, ge=1, le=50)
+    # Used only when no alias of the graph occurs in the question: the nearest entity by name
+    # embedding (MiniLM cosine) is linked if at least this similar. Measured on demo/ questions:
+    # the intended entity scored 0.59-0.94 as nearest, and unrelated names 0.24-0.45; 0.5 sits
+    # between the two.
+    link_min_similarity: float = Field(default=0.5, ge=0.0, le=1.0)
+    # Neighbours (within max_hops) turned into sub-tasks by the offline planner, strongest first.
+    neighbour_subtasks: int = Field(default=2, ge=0, le=10)
+    # Neighbours kept as bridge candidates and shown to the LLM planner: enough for three
+    # rounds of max_gap_queries, short enough for a planner prompt.
+    context_neighbours: int = Field(default=10, ge=0, le=100)
+    max_hops: int = Field(default=3, ge=1, le=3)
+
+    # --- evidence -----------------------------------------------------------
+    k_per_query: int = Field(default=6, ge=1, le=50)
+    # Retrieval preset per sub-query; empty means the configured default (KG_RETRIEVAL__PRESET).
+    preset: str = ""
+    # Weight of a sub-query's ranking relative to the question's own when fusing (RRF): below 1
+    # so expansion adds evidence without outvoting what the question itself retrieves.
+    # Measured (50 MuSiQue questions, agent vs graph preset, R@2/R@5): 0.25 gave 0.497/0.615,
+    # 0.5 gave 0.487/0.615; the graph preset alone 0.503/0.613.
+    subquery_weight: float = Field(default=0.25, ge=0.0, le=1.0)
+    rrf_k: int = Field(default=60, ge=1)
+    # STRATEGIC evidence: reached through the graph and mentioning an entity in this top share
+    # by authority (global PageRank percentile x path strength). 0.25 = the top quarter; on
+    # demo/ that admits the national plan (top 7% of entities, three stated hops from the trust)
+    # and no date or place reached only by co-occurrence (strength 0.2).
+    strategic_top_share: float = Field(default=0.25, ge=0.0, le=1.0)
+    # Multiplicative score bonus for PRIMARY / STRATEGIC evidence in the final ranking. Off by
+    # default: 1.2 / 1.1 lowered R@5 on 20 MuSiQue questions from 0.621 to 0.596 (likely as
+    # gold second-hop passages seldom mention the question's own entity). The tags still choose the
+    # STRATEGIC evidence synthesis must see and feed the confidence.
+    primary_boost: float = Field(default=1.0, ge=1.0, le=5.0)
+    strategic_boost: float = Field(default=1.0, ge=1.0, le=5.0)
+    # Evidence passed to synthesis, best first; about 3k tokens of MiniLM-sized chunks.
+    max_evidence: int = Field(default=12, ge=1, le=100)
+
+    # --- critique / stopping ------------------------------------------------
+    # Converged when less than this share of a round's evidence is new: another round would
+    # mostly re-read what we have.
+    convergence_min_new_share: float = Field(default=0.2, ge=0.0, le=1.0)
+    # Covered when this share of the question's entities and sub-tasks has evidence.
+    coverage_target: float = Field(default=1.0, ge=0.0, le=1.0)
+    # Distinct source documents wanted before the answer counts as diverse.
+    min_documents: int = Field(default=2, ge=1)
+    # New sub-queries the critique may add per round (through bridge entities).
+    max_gap_queries: int = Field(default=3, ge=0, le=10)
+
+    # --- synthesis / verification -------------------------------------------
+    # Optional few-shot file (JSONL or JSON list of {question, evidence_ids, answer}).
+    examples_path: Path | None = None
+    examples_shown: int = Field(default=2, ge=0, le=10)
+    extractive_sentences: int = Field(default=5, ge=1, le=20)
+    # Shorter "sentences" are headings or fragments, not statements worth quoting.
+    extractive_min_words: int = Field(default=5, ge=1)
+    # Similarity given up per rank step, so better-ranked evidence wins near-ties.
+    extractive_rank_penalty: float = Field(default=0.02, ge=0.0, le=1.0)
+    # STRATEGIC passages given their own line in the extractive answer.
+    extractive_graph_lines: int = Field(default=2, ge=0, le=10)
+    # Quotations shorter than this are scare quotes, not claims to check against the chunk.
+    quote_min_words: int = Field(default=3, ge=1)
+    # Refinement passes after a failed verification; the issue asks for exactly one.
+    refinement_passes: int = Field(default=1, ge=0, le=3)
+    # Confidence from evidence alone (offline and as the LLM's floor/ceiling check): HIGH needs
+    # this share of citations to be PRIMARY/STRATEGIC and at least min_documents sources.
+    high_confidence_share: float = Field(default=0.5, ge=0.0, le=1.0)
+    # Audit logs go to <data_dir>/audit unless set.
+    audit_dir: Path | None = None

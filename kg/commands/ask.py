@@ -1,4 +1,9 @@
-"""``kg ask``: answer a question from the graph, citing the evidence."""
+"""``kg ask``: answer a question from the graph through the agent loop, citing the evidence.
+
+Uses the LLM when ``KG_LLM__BASE_URL`` and ``KG_LLM__MODEL`` are set, otherwise the offline loop
+(extractive answer, said plainly). Prints the answer, citations, confidence, warnings and the
+audit log's path; ``--json`` prints ``AgenticResult.summary()``.
+"""
 
 from __future__ import annotations
 
@@ -17,34 +22,44 @@ def register(app: typer.Typer) -> None:
 
 def ask(
     question: str,
-    k: Annotated[int, typer.Option(min=1, max=50)] = 6,
+    k: Annotated[
+        int | None, typer.Option(min=1, max=50, help="chunks retrieved per sub-query")
+    ] = None,
+    max_iterations: Annotated[
+        int | None, typer.Option("--max-iterations", min=1, max=10, help="cap on evidence rounds")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Answer a question from the graph, citing the evidence."""
-    from agents.extractive import extractive_answer
+    from agents.llm import build_llm
+    from agents.orchestrator import answer
 
     with opened() as c:
-        evidence = c.searcher().search(question, k)
-        result = extractive_answer(question, evidence, c.embedder)
-    if as_json:
-        print(
-            json.dumps(
-                {
-                    "answer": result.answer,
-                    "citations": [
-                        {"chunk_id": x.chunk_id, "document_title": x.document_title}
-                        for x in result.citations
-                    ],
-                    "note": result.note,
-                },
-                ensure_ascii=False,
-            )
+        result = answer(
+            c, question, llm=build_llm(c.settings.llm), max_iterations=max_iterations, k=k
         )
+    if as_json:
+        print(json.dumps(result.summary(), ensure_ascii=False))
         return
-    out.print(f"[bold]Q:[/] {question}\n", highlight=False)
-    out.print(f"[dim]{result.note}[/]\n")
-    for sentence, cid in result.sentences:
-        out.print(f"• {escape(sentence)} [cyan]\\[{cid}][/]", highlight=False)
-    out.print("\n[bold]Evidence[/]")
-    for r in evidence:
-        out.print(f"[cyan]\\[{r.chunk_id}][/] {escape(r.doc_title)}", highlight=False)
+    out.print(f"[bold]Q:[/] {escape(question)}\n", highlight=False)
+    out.print(escape(result.answer) + "\n", highlight=False)
+    if result.findings and result.mode == "llm":
+        out.print("[bold]Findings[/]")
+        for f in result.findings:
+            cites = " ".join(f"[{c}]" for c in f.citations)
+            out.print(f"• {f.kind}: {escape(f.text)} [cyan]{escape(cites)}[/]", highlight=False)
+        out.print()
+    out.print("[bold]Citations[/]")
+    for cite in result.citations:
+        out.print(f"[cyan]\\[{cite.chunk_id}][/] {escape(cite.document_title)}", highlight=False)
+    out.print(
+        f"\n[bold]Confidence:[/] {result.confidence} — {escape(result.reason)}", highlight=False
+    )
+    for warning in result.warnings:
+        out.print(f"[yellow]warning:[/] {escape(warning)}", highlight=False)
+    mode = f"LLM {result.model}" if result.mode == "llm" else "offline"
+    out.print(
+        f"[dim]{mode}; {result.iterations} iteration(s), {result.complexity}; "
+        f"run {result.run_id}; audit log {escape(result.audit_log)}[/]",
+        highlight=False,
+    )

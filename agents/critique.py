@@ -1,0 +1,119 @@
+"""Critique: measured signals after each round, and the gaps that become new sub-queries.
+
+Coverage is the share of the question's entities mentioned by some evidence chunk, and of
+sub-tasks whose retrieval found a chunk mentioning their focus entity (any chunk, when a
+sub-task has no focus). Convergence is the share of this round's evidence that is new. Gaps are
+uncovered entities first, then bridge entities: graph neighbours of the question's entities,
+strongest authority first, then the entities on the relation paths the graph preset followed,
+that no evidence mentions yet; each gap becomes a focused query.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from agents.config import AgentSettings
+from agents.evidence import EvidencePool
+from agents.graph_view import GraphView
+from agents.models import Critique, QueryContext, SubTask
+from agents.planner import entity_query
+
+
+@dataclass(frozen=True)
+class RoundFacts:
+    iteration: int
+    budget: int
+    retrieved: set[str]  # chunk ids this round's sub-tasks returned
+    fresh: set[str]  # of those, the ones new to the pool
+    tokens_spent: int = 0
+    token_budget: int = 0
+
+
+def critique(
+    facts: RoundFacts,
+    ctx: QueryContext,
+    tasks: list[SubTask],
+    pool: EvidencePool,
+    view: GraphView,
+    settings: AgentSettings,
+    bridges: Sequence[tuple[str, str]] = (),
+) -> Critique:
+    evidence = pool.bundle()
+    mentioned: set[str] = set()
+    for item in evidence.items:
+        mentioned.update(view.chunk_entities.get(item.chunk_id, {}))
+    wanted = [e.entity_id for e in ctx.linked]
+    entity_cov = _share(sum(e in mentioned for e in wanted), len(wanted))
+    done = 0
+    for t in tasks:
+        got = pool.retrieved_by(t.id)
+        if t.focus_entity_id is None:
+            done += bool(got)
+        else:
+            done += any(t.focus_entity_id in view.chunk_entities.get(c, {}) for c in got)
+    task_cov = _share(done, len(tasks))
+    documents = len(evidence.documents())
+    new_share = _share(len(facts.fresh), len(facts.retrieved))
+    # The first round has nothing to converge to: everything in it is new.
+    converged = facts.iteration > 1 and new_share < settings.convergence_min_new_share
+    covered = (
+        min(entity_cov, task_cov) >= settings.coverage_target
+        and documents >= settings.min_documents
+    )
+    asked = {t.query for t in tasks}
+    gaps: list[tuple[str, str]] = [
+        (e.entity_id, e.name) for e in ctx.linked if e.entity_id not in mentioned
+    ]
+    gaps += [(n.entity_id, n.name) for n in ctx.neighbours if n.entity_id not in mentioned]
+    gaps += [(b, name) for b, name in bridges if b not in mentioned and (b, name) not in gaps]
+    new_tasks: list[SubTask] = []
+    for entity_id, name in gaps:
+        if len(new_tasks) >= settings.max_gap_queries:
+            break
+        query = entity_query(name, ctx.question)
+        if query in asked:
+            continue
+        asked.add(query)
+        new_tasks.append(
+            SubTask(
+                id=f"t{len(tasks) + len(new_tasks)}",
+                description=f"gap: no evidence mentions {name} yet",
+                query=query,
+                origin="gap",
+                focus_entity_id=entity_id,
+                focus_name=name,
+            )
+        )
+    reason = _stop_reason(facts, covered, converged, bool(new_tasks))
+    return Critique(
+        iteration=facts.iteration,
+        entity_coverage=entity_cov,
+        subtask_coverage=task_cov,
+        documents=documents,
+        new_share=new_share,
+        converged=converged,
+        covered=covered,
+        gaps=[name for _, name in gaps],
+        new_subtasks=new_tasks,
+        stop=bool(reason),
+        reason=reason or "gaps remain: querying bridge entities",
+    )
+
+
+def _stop_reason(facts: RoundFacts, covered: bool, converged: bool, has_gaps: bool) -> str:
+    if facts.iteration >= facts.budget:
+        return f"iteration budget of {facts.budget} reached"
+    if facts.token_budget and facts.tokens_spent >= facts.token_budget:
+        return f"token budget of {facts.token_budget} spent"
+    if covered:
+        return "covered: every entity and sub-task has evidence from enough documents"
+    if converged:
+        return "converged: little new evidence in this round"
+    if not has_gaps:
+        return "no gaps left to query"
+    return ""
+
+
+def _share(part: int, whole: int) -> float:
+    return part / whole if whole else 1.0

@@ -1,0 +1,185 @@
+"""The evidence loop: context → plan → (retrieve → critique)* until a stopping rule fires.
+
+Shared by the full agent (``agents.orchestrator.answer``) and the offline benchmark preset
+(``agents.bench.evidence_ranking``). Every retrieval is written to the audit log with the ids and
+scores it returned; each step is also announced through ``on_event`` for streaming.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from agents.audit import AuditLog
+from agents.calls import LLMCaller
+from agents.config import AgentSettings
+from agents.context import complexity_of, iteration_budget, link_entities, neighbours
+from agents.critique import RoundFacts, critique
+from agents.evidence import EvidencePool
+from agents.graph_view import VIEWS, GraphView
+from agents.models import Critique, QueryContext, SubTask, SubTaskPlan
+from agents.planner import plan
+from graph_store import GraphStore
+from kg.settings import Settings
+from retrieval.embedder import Embedder
+from retrieval.search import Searcher
+
+OnEvent = Callable[[str, dict[str, Any]], None]
+
+
+class AgentContainer(Protocol):
+    """What the loop needs from ``kg.container.Container`` (opened)."""
+
+    settings: Settings
+    embedder: Embedder
+    store: GraphStore
+
+    def searcher(self) -> Searcher: ...
+
+
+@dataclass
+class Gathered:
+    ctx: QueryContext
+    plan: SubTaskPlan
+    pool: EvidencePool
+    view: GraphView
+    tasks: list[SubTask]
+    critiques: list[Critique] = field(default_factory=list)
+    iterations: int = 0
+    warnings: list[str] = field(default_factory=list)
+    bridges: list[tuple[str, str]] = field(default_factory=list)  # (entity id, name)
+
+
+def gather(
+    container: AgentContainer,
+    question: str,
+    settings: AgentSettings,
+    audit: AuditLog,
+    emit: OnEvent,
+    caller: LLMCaller | None = None,
+    k: int | None = None,
+    searcher: Searcher | None = None,
+) -> Gathered:
+    store = container.store
+    view = VIEWS.get(store)
+    vector = container.embedder.embed([question])[0]
+    links = link_entities(store, view, question, vector, settings)
+    reach, ranked = neighbours(view, links.entities, settings)
+    complexity = complexity_of(links.groups, settings)
+    ctx = QueryContext(
+        run_id=audit.run_id,
+        question=question,
+        linked=links.entities,
+        neighbours=ranked[: settings.context_neighbours],
+        complexity=complexity,
+        iteration_budget=iteration_budget(complexity, settings),
+        mode="llm" if caller is not None else "offline",
+    )
+    audit.write("context", **ctx.model_dump())
+    emit(
+        "context",
+        {
+            "linked": [e.name for e in ctx.linked],
+            "neighbours": [n.name for n in ctx.neighbours],
+            "complexity": ctx.complexity,
+        },
+    )
+    the_plan = plan(ctx, caller, settings)
+    ctx.complexity = the_plan.complexity
+    ctx.iteration_budget = iteration_budget(the_plan.complexity, settings)
+    audit.write("plan", **the_plan.model_dump(), iteration_budget=ctx.iteration_budget)
+    emit(
+        "plan",
+        {
+            "source": the_plan.source,
+            "complexity": the_plan.complexity,
+            "iteration_budget": ctx.iteration_budget,
+            "subtasks": [
+                {"id": t.id, "query": t.query, "origin": t.origin} for t in the_plan.subtasks
+            ],
+        },
+    )
+    pool = EvidencePool(view, reach, settings)
+    out = Gathered(
+        ctx, the_plan, pool, view, list(the_plan.subtasks), warnings=list(the_plan.warnings)
+    )
+    searcher = searcher or container.searcher()
+    per_query = k or settings.k_per_query
+    preset = settings.preset or None
+    round_tasks = list(the_plan.subtasks)
+    for iteration in range(1, ctx.iteration_budget + 1):
+        retrieved: set[str] = set()
+        fresh: set[str] = set()
+        for task in round_tasks:
+            found = searcher.retrieve(task.query, per_query, preset)
+            results = found.results
+            # The graph preset names the entities on relation paths it followed: more bridges.
+            out.bridges += [b for b in found.bridges if b not in out.bridges]
+            new = pool.add(task, iteration, results)
+            retrieved.update(r.chunk_id for r in results)
+            fresh.update(new)
+            audit.write(
+                "retrieval",
+                iteration=iteration,
+                subtask=task.id,
+                origin=task.origin,
+                query=task.query,
+                preset=found.preset,
+                linked=[x.as_dict() for x in found.linked],
+                bridges=[{"entity_id": i, "name": n} for i, n in found.bridges],
+                k=per_query,
+                results=[
+                    {"chunk_id": r.chunk_id, "score": r.score, "components": r.components}
+                    for r in results
+                ],
+            )
+            emit(
+                "retrieval",
+                {
+                    "iteration": iteration,
+                    "subtask": task.id,
+                    "query": task.query,
+                    "hits": len(results),
+                    "new": len(new),
+                },
+            )
+        out.iterations = iteration
+        facts = RoundFacts(
+            iteration=iteration,
+            budget=ctx.iteration_budget,
+            retrieved=retrieved,
+            fresh=fresh,
+            tokens_spent=caller.spent if caller else 0,
+            token_budget=settings.max_tokens_total if caller else 0,
+        )
+        verdict = critique(facts, ctx, out.tasks, pool, view, settings, out.bridges)
+        out.critiques.append(verdict)
+        audit.write("critique", **verdict.model_dump())
+        emit(
+            "critique",
+            verdict.model_dump(
+                include={
+                    "iteration",
+                    "entity_coverage",
+                    "subtask_coverage",
+                    "documents",
+                    "new_share",
+                    "stop",
+                    "reason",
+                }
+            ),
+        )
+        if verdict.stop:
+            break
+        round_tasks = verdict.new_subtasks
+        out.tasks += round_tasks
+    ranking = pool.bundle()
+    audit.write(
+        "evidence",
+        ranked=[
+            {"chunk_id": i.chunk_id, "score": i.score, "tag": i.tag, "distance": i.distance}
+            for i in ranking.items
+        ],
+    )
+    return out

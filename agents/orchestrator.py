@@ -1,0 +1,261 @@
+"""The agent loop's entry point.
+
+    answer(container, question, *, llm=None, on_event=None, max_iterations=None, k=None,
+           settings=None) -> AgenticResult
+
+``container`` is an opened ``kg.container.Container`` (anything with ``settings``, ``embedder``,
+``store`` and ``searcher()``). ``llm`` is an ``agents.llm.LLMClient`` or None for the offline
+loop (``agents.llm.build_llm(settings.llm)`` gives the configured one). ``on_event(step,
+payload)`` is called synchronously, in order, with small JSON-ready dicts — steps ``start``,
+``context``, ``plan``, ``retrieval``, ``critique``, ``synthesis``, ``tool``, ``verify``,
+``refine``, ``done`` (its payload is ``AgenticResult.summary()``) — for server-sent events.
+``max_iterations`` caps the rounds below ``KG_AGENT__MAX_ITERATIONS``; ``k`` overrides the
+chunks retrieved per sub-query; ``settings`` replaces ``container.settings.agent``.
+
+Every run writes ``<data_dir>/audit/<run_id>.jsonl`` (or ``KG_AGENT__AUDIT_DIR``): settings,
+context, plan, every retrieval with ids and scores, critiques, every LLM request and response
+with prompt version, model and temperature, tool calls, verifier output and the result. LLM
+failures never fail the run: each step falls back to its deterministic path with a warning.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from agents.audit import AuditLog, new_run_id
+from agents.calls import BudgetExceeded, LLMCaller
+from agents.config import AgentSettings
+from agents.extractive import NO_LLM_NOTE, ExtractiveOptions, extractive_answer
+from agents.fewshot import examples_for, render
+from agents.llm import LLMClient, LLMError
+from agents.loop import AgentContainer, Gathered, OnEvent, gather
+from agents.models import (
+    LEVELS,
+    AgenticResult,
+    Citation,
+    EvidenceBundle,
+    Finding,
+    Level,
+    ToolRecord,
+)
+from agents.synthesis import LLMSynthesis
+from agents.tools import ToolBox
+from agents.verifier import cited_ids, verify
+from kg.errors import InputError
+
+__all__ = ["AgentContainer", "OnEvent", "answer"]
+
+
+def answer(
+    container: AgentContainer,
+    question: str,
+    *,
+    llm: LLMClient | None = None,
+    on_event: OnEvent | None = None,
+    max_iterations: int | None = None,
+    k: int | None = None,
+    settings: AgentSettings | None = None,
+) -> AgenticResult:
+    if not question.strip():
+        raise InputError("question", "is empty")
+    cfg = settings or container.settings.agent
+    if max_iterations is not None:
+        cfg = cfg.model_copy(update={"max_iterations": max(1, max_iterations)})
+    run_id = new_run_id()
+    app = container.settings
+    secrets = [app.llm.api_key, *(s.strip() for s in app.api_keys.split(","))]
+    audit = AuditLog(cfg.audit_dir or app.data_dir / "audit", run_id, secrets)
+
+    def emit(step: str, payload: dict[str, Any]) -> None:
+        if on_event is not None:
+            on_event(step, {"run_id": run_id, **payload})
+
+    caller = None
+    if llm is not None:
+        # Sent explicitly on every call, so the audit log records what the server was asked for.
+        caller = LLMCaller(
+            llm, audit, cfg.max_tokens_total, cfg.max_completion_tokens, app.llm.temperature
+        )
+    mode: Literal["llm", "offline"] = "llm" if caller is not None else "offline"
+    audit.write(
+        "start",
+        question=question,
+        mode=mode,
+        model=llm.model if llm else None,
+        temperature=app.llm.temperature if llm else None,
+        settings=cfg.model_dump(mode="json"),
+    )
+    emit("start", {"question": question, "mode": mode})
+    g = gather(container, question, cfg, audit, emit, caller, k)
+    evidence = _synthesis_evidence(g, cfg)
+    result = AgenticResult(
+        run_id=run_id,
+        question=question,
+        answer="",
+        iterations=g.iterations,
+        complexity=g.plan.complexity,
+        mode=mode,
+        model=llm.model if llm else None,
+        plan=g.plan,
+        critiques=g.critiques,
+        warnings=list(g.warnings),
+        used_chunk_ids=evidence.ids(),
+        audit_log=str(audit.path),
+    )
+    done = False
+    if caller is not None:
+        try:
+            _llm_answer(container, question, evidence, cfg, caller, audit, emit, result)
+            done = True
+        except (LLMError, BudgetExceeded, ValueError) as exc:
+            result.note = (
+                f"The LLM step failed ({exc}); this answer is extractive, quoted from the evidence."
+            )
+            result.warnings.append(result.note)
+            audit.write("fallback", step="synthesis", error=str(exc))
+    if not done:
+        _offline_answer(container, question, g, evidence, cfg, result, caller is None)
+        report, _ = verify(
+            question, result.answer, result.findings, evidence, None, cfg.quote_min_words
+        )
+        result.verifier = report
+        result.warnings += report.problems()
+    known = evidence.by_id()
+    cited = cited_ids(result.answer, result.findings)
+    result.citations = [
+        Citation(chunk_id=c, document_title=known[c].doc_title) for c in cited if c in known
+    ]
+    if caller is not None:
+        result.tokens = dict(caller.tokens)
+    audit.write("verifier", **(result.verifier.model_dump() if result.verifier else {}))
+    audit.write("result", **result.summary())
+    emit("done", result.summary())
+    return result
+
+
+def _synthesis_evidence(g: Gathered, cfg: AgentSettings) -> EvidenceBundle:
+    """The best ``max_evidence`` items, keeping room for the strongest STRATEGIC ones: context
+    reached through the graph ranks low for the question's words but is why the graph is used."""
+    ranking = g.pool.bundle()
+    strategic = [i for i in ranking.items if i.tag == "STRATEGIC"][: cfg.extractive_graph_lines]
+    top = ranking.items[: cfg.max_evidence]
+    extra = [i for i in strategic if i not in top]
+    if extra:
+        top = top[: max(0, cfg.max_evidence - len(extra))] + extra
+    return EvidenceBundle(items=top)
+
+
+def _llm_answer(
+    container: AgentContainer,
+    question: str,
+    evidence: EvidenceBundle,
+    cfg: AgentSettings,
+    caller: LLMCaller,
+    audit: AuditLog,
+    emit: OnEvent,
+    result: AgenticResult,
+) -> None:
+    searcher = container.searcher()
+
+    def lookup(query: str) -> list[tuple[str, str]]:
+        return [(h.chunk_id, h.text) for h in searcher.search(query, cfg.k_per_query)]
+
+    def on_tool(record: ToolRecord) -> None:
+        audit.write("tool_call", **record.model_dump())
+        emit("tool", {"name": record.name, "ok": record.error is None})
+
+    tools = ToolBox(evidence, lookup)
+    synth = LLMSynthesis(caller, tools, cfg.max_tool_rounds, on_tool)
+    shown = examples_for(cfg.examples_path, container.embedder, question, cfg.examples_shown)
+    audit.write("examples", questions=[e.question for e in shown])
+    emit("synthesis", {"evidence": len(evidence.items), "examples": len(shown)})
+    reply = synth.answer(question, evidence, render(shown))
+    report, notes = verify(
+        question, reply.answer, reply.findings, evidence, caller, cfg.quote_min_words
+    )
+    audit.write("verify", attempt=0, **report.model_dump(), notes=notes)
+    emit("verify", {"attempt": 0, "passed": report.passed, "problems": len(report.problems())})
+    for attempt in range(1, cfg.refinement_passes + 1):
+        if report.passed:
+            break
+        emit("refine", {"attempt": attempt, "problems": report.problems()})
+        try:
+            reply = synth.refine(report.problems())
+        except (LLMError, BudgetExceeded, ValueError) as exc:
+            notes.append(f"refinement failed: {exc}")
+            break
+        report, more = verify(
+            question, reply.answer, reply.findings, evidence, caller, cfg.quote_min_words
+        )
+        notes += more
+        audit.write("verify", attempt=attempt, **report.model_dump(), notes=more)
+        emit(
+            "verify",
+            {"attempt": attempt, "passed": report.passed, "problems": len(report.problems())},
+        )
+    result.answer = reply.answer
+    result.findings = reply.findings
+    result.tool_calls = list(tools.records)
+    result.verifier = report
+    result.warnings += notes + report.problems()
+    level, reason = reply.confidence, reply.reason
+    if not report.passed:
+        level, reason = "LOW", f"{reason} Verification problems remain (see warnings).".strip()
+    result.confidence, result.reason = level, reason
+
+
+def _offline_answer(
+    container: AgentContainer,
+    question: str,
+    g: Gathered,
+    evidence: EvidenceBundle,
+    cfg: AgentSettings,
+    result: AgenticResult,
+    no_llm: bool,
+) -> None:
+    strategic = [i for i in evidence.items if i.tag == "STRATEGIC"][: cfg.extractive_graph_lines]
+    ex = extractive_answer(
+        question,
+        evidence.items,
+        container.embedder,
+        options=ExtractiveOptions(
+            max_sentences=cfg.extractive_sentences,
+            min_words=cfg.extractive_min_words,
+            rank_penalty=cfg.extractive_rank_penalty,
+        ),
+        graph_context=[(i, i.path) for i in strategic],
+    )
+    result.answer = ex.answer
+    # Quoted evidence sentences are facts as stated; nothing is inferred offline.
+    result.findings = [Finding(text=s, kind="FACT", citations=[c]) for s, c in ex.sentences]
+    if no_llm:
+        result.note = NO_LLM_NOTE
+        result.warnings.insert(0, NO_LLM_NOTE)
+    level, reason = evidence_confidence(g, evidence, result.findings, cfg)
+    result.confidence, result.reason = level, reason
+
+
+def evidence_confidence(
+    g: Gathered, evidence: EvidenceBundle, findings: list[Finding], cfg: AgentSettings
+) -> tuple[Level, str]:
+    """Confidence from the evidence alone: how much of what is cited is about the question's
+    subject or authoritative context, how many sources, and whether the critique found gaps."""
+    known = evidence.by_id()
+    cited = [known[c] for f in findings for c in f.citations if c in known]
+    if not cited:
+        return "LOW", "no evidence was found for the question"
+    strong = sum(i.tag != "GENERAL" for i in cited) / len(cited)
+    docs = len({i.doc_id for i in cited})
+    covered = bool(g.critiques) and g.critiques[-1].covered
+    score = int(strong >= cfg.high_confidence_share) + int(covered and docs >= cfg.min_documents)
+    level = LEVELS[score]
+    reason = (
+        f"{strong:.0%} of cited evidence is about the question's entities or reached through "
+        f"the graph; {docs} source document(s); "
+        + (
+            "every entity and sub-task has evidence"
+            if covered
+            else "some entities or sub-tasks lack evidence"
+        )
+    )
+    return level, reason

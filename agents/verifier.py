@@ -1,0 +1,101 @@
+"""Verifier: deterministic citation and quotation checks, plus an LLM support check.
+
+Deterministic: every ``[id]`` in the answer and in the findings must be an evidence chunk;
+every quotation (``"..."`` or curly quotes, at least ``quote_min_words`` words) must occur,
+whitespace- and case-insensitively, in a chunk its sentence cites (in any evidence chunk when
+the sentence cites none). The LLM check asks whether the cited chunks support each statement.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import BaseModel, Field
+
+from agents.calls import BudgetExceeded, LLMCaller
+from agents.llm import LLMError
+from agents.models import EvidenceBundle, Finding, VerifierReport
+from agents.prompt_files import load
+from extraction.chunking import split_sentences
+
+CITATION = re.compile(r"\[([A-Za-z0-9][\w\-.:]*)\]")
+QUOTE = re.compile(r"[\"“]([^\"“”]+)[\"”]")
+
+
+class VerifierReply(BaseModel):
+    supported: bool
+    problems: list[str] = Field(default_factory=list)
+
+
+def cited_ids(answer: str, findings: list[Finding]) -> list[str]:
+    ids = CITATION.findall(answer)
+    for f in findings:
+        ids += f.citations + CITATION.findall(f.text)
+    return list(dict.fromkeys(ids))
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.replace("’", "'").split()).lower()
+
+
+def check_deterministic(
+    answer: str, findings: list[Finding], evidence: EvidenceBundle, quote_min_words: int
+) -> VerifierReport:
+    chunks = {i.chunk_id: _squash(i.text) for i in evidence.items}
+    unknown = [c for c in cited_ids(answer, findings) if c not in chunks]
+    unsupported: list[str] = []
+    units = [(s, CITATION.findall(s)) for s in split_sentences(answer)]
+    units += [(f.text, f.citations + CITATION.findall(f.text)) for f in findings]
+    for text, cites in units:
+        pool = [chunks[c] for c in cites if c in chunks] or list(chunks.values())
+        for quote in QUOTE.findall(text):
+            if len(quote.split()) < quote_min_words:
+                continue  # scare quotes around a word or two are not quotations
+            wanted = _squash(quote).strip(" .,;:")
+            if not any(wanted in chunk for chunk in pool) and quote not in unsupported:
+                unsupported.append(quote)
+    return VerifierReport(
+        passed=not unknown and not unsupported,
+        unknown_citations=unknown,
+        unsupported_quotes=unsupported,
+    )
+
+
+def evidence_block(evidence: EvidenceBundle) -> str:
+    return "\n\n".join(f"[{i.chunk_id}] ({i.tag}; {i.doc_title})\n{i.text}" for i in evidence.items)
+
+
+def check_with_llm(
+    question: str, answer: str, evidence: EvidenceBundle, caller: LLMCaller
+) -> tuple[VerifierReply | None, str | None]:
+    """The LLM's verdict, or None and the reason it could not be had."""
+    prompt = load("verifier")
+    messages = prompt.messages(question=question, evidence=evidence_block(evidence), answer=answer)
+    try:
+        reply, _ = caller.json_call("verifier", prompt.ref, messages, VerifierReply)
+    except (ValueError, LLMError, BudgetExceeded) as exc:
+        return None, f"the LLM check could not run: {exc}"
+    return reply, None
+
+
+def verify(
+    question: str,
+    answer: str,
+    findings: list[Finding],
+    evidence: EvidenceBundle,
+    caller: LLMCaller | None,
+    quote_min_words: int,
+) -> tuple[VerifierReport, list[str]]:
+    """The combined report and notes about checks that could not run."""
+    report = check_deterministic(answer, findings, evidence, quote_min_words)
+    notes: list[str] = []
+    if caller is not None:
+        reply, note = check_with_llm(question, answer, evidence, caller)
+        if reply is None:
+            notes.append(note or "the LLM check could not run")
+        else:
+            report.llm_checked = True
+            if not reply.supported:
+                report.llm_problems = reply.problems or ["the checker found the answer unsupported"]
+            report.passed = report.passed and reply.supported
+    return report, notes

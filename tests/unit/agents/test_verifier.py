@@ -1,0 +1,64 @@
+"""Deterministic verifier: unknown citations and quotations not in the cited chunk."""
+
+from __future__ import annotations
+
+from agents.models import EvidenceBundle, EvidenceItem, Finding
+from agents.verifier import check_deterministic, cited_ids
+
+EVIDENCE = EvidenceBundle(
+    items=[
+        EvidenceItem(
+            chunk_id="doc-a-0001-abc",
+            doc_id="a",
+            doc_title="A",
+            text="We will cut the use of restraint on our wards by 25%.",
+            score=1.0,
+        ),
+        EvidenceItem(
+            chunk_id="doc-b-0002-def",
+            doc_id="b",
+            doc_title="B",
+            text="The plan asks every system to deliver three shifts.",
+            score=0.5,
+        ),
+    ]
+)
+
+
+def test_cited_ids_from_answer_and_findings_in_order() -> None:
+    answer = "Restraint falls [doc-a-0001-abc]. Three shifts [doc-b-0002-def][doc-a-0001-abc]."
+    findings = [Finding(text="x [doc-z-1]", citations=["doc-b-0002-def", "doc-y-2"])]
+    assert cited_ids(answer, findings) == ["doc-a-0001-abc", "doc-b-0002-def", "doc-y-2", "doc-z-1"]
+
+
+def test_good_answer_passes() -> None:
+    answer = 'The trust will "cut the use of restraint" by a quarter [doc-a-0001-abc].'
+    report = check_deterministic(answer, [], EVIDENCE, quote_min_words=3)
+    assert report.passed and report.problems() == []
+
+
+def test_citation_to_a_chunk_not_in_the_evidence_fails() -> None:
+    report = check_deterministic("Claim [doc-x-9999-zzz].", [], EVIDENCE, 3)
+    assert not report.passed
+    assert report.unknown_citations == ["doc-x-9999-zzz"]
+    assert "doc-x-9999-zzz" in report.problems()[0]
+
+
+def test_quote_must_be_in_the_cited_chunk_not_elsewhere() -> None:
+    wrong_chunk = 'It says "deliver three shifts" [doc-a-0001-abc].'
+    report = check_deterministic(wrong_chunk, [], EVIDENCE, 3)
+    assert report.unsupported_quotes == ["deliver three shifts"]
+    right_chunk = "It says “deliver three   Shifts” [doc-b-0002-def]."
+    assert check_deterministic(right_chunk, [], EVIDENCE, 3).passed
+
+
+def test_uncited_quote_is_checked_against_all_evidence_and_short_quotes_skipped() -> None:
+    assert check_deterministic('They said "deliver three shifts".', [], EVIDENCE, 3).passed
+    assert not check_deterministic('They said "abolish all wards now".', [], EVIDENCE, 3).passed
+    assert check_deterministic('A "kinder" approach [doc-a-0001-abc].', [], EVIDENCE, 3).passed
+
+
+def test_findings_are_checked_too() -> None:
+    findings = [Finding(text='"cut restraint by half"', kind="FACT", citations=["doc-a-0001-abc"])]
+    report = check_deterministic("Fine [doc-a-0001-abc].", findings, EVIDENCE, 3)
+    assert report.unsupported_quotes == ["cut restraint by half"]
