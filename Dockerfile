@@ -6,9 +6,16 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     HF_HUB_OFFLINE=1 \
-    KG_DATA_DIR=/data
+    KG_DATA_DIR=/data \
+    KG_API__EXPLORER_NODE_MODULES=/app/tools/explorer/node_modules
 
 WORKDIR /app
+
+# node/npm only to install cytoscape.js for the explorer page from its lock file.
+RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends nodejs npm \
+    && rm -rf /var/lib/apt/lists/*
+COPY tools/explorer/package.json tools/explorer/package-lock.json tools/explorer/
+RUN npm ci --prefix tools/explorer --no-audit --no-fund --loglevel=error
 
 # The CPU build of torch first, from its own index, so that `pip install .` finds the pinned
 # version satisfied and never pulls the multi-gigabyte CUDA wheels.
@@ -23,6 +30,7 @@ COPY extraction/ extraction/
 COPY retrieval/ retrieval/
 COPY agents/ agents/
 COPY api/ api/
+COPY bench/ bench/
 RUN pip install . && rm -rf /app/build
 
 RUN useradd --create-home --uid 10001 kg && mkdir -p /data && chown kg /data

@@ -111,6 +111,12 @@ class GraphIndex:
                     for name, e, conf in self.aliases
                     if e in self.entity_index
                 ]
+                # "Name (qualifier)" is how titles tell namesakes apart; questions say "Name".
+                names += [
+                    (base, ei, conf * _QUALIFIED_CONFIDENCE)
+                    for name, ei, conf in names
+                    if (base := _unqualified(name)) and base != name
+                ]
                 for name, ei, conf in names:
                     key = name.strip().lower()
                     if not key:
@@ -139,6 +145,19 @@ class GraphIndex:
             return np.zeros(0)
         q = query / (np.linalg.norm(query) or 1.0)
         return np.asarray(self.chunk_matrix @ q.astype(np.float32), dtype=np.float64)
+
+
+# A bare name matches several qualified titles ("Lilu (mythology)", "Lilu (band)"), so such a
+# match is less certain than the full name.
+_QUALIFIED_CONFIDENCE = 0.8
+
+
+def _unqualified(name: str) -> str:
+    """The name without a trailing parenthesised qualifier."""
+    text = name.strip()
+    if text.endswith(")") and " (" in text:
+        return text[: text.rindex(" (")].strip()
+    return text
 
 
 def _key(name: str) -> str:

@@ -22,7 +22,7 @@ from retrieval.expansion import Expansion, expand, explain
 from retrieval.filters import SearchFilters
 from retrieval.fusion import rrf
 from retrieval.graph_index import GraphIndex
-from retrieval.linking import LinkedEntity, link_entities
+from retrieval.linking import LinkedEntity, link_entities, specificity
 from retrieval.mmr import mmr
 
 
@@ -62,7 +62,7 @@ def graph_search(
         ci = index.projection.chunk_pos.get(h.chunk_id)
         if ci is not None and allowed[ci]:
             bm25[ci] = h.score
-    fused = rrf([dense_rank, list(bm25)], settings.rrf_k)
+    fused = rrf([dense_rank, list(bm25)], settings.rrf_k, [1.0, settings.seed_bm25_weight])
     linked = link_entities(question, query_vector, index, store, settings)
 
     proj = index.projection
@@ -89,6 +89,13 @@ def graph_search(
         + settings.authority_weight * index.chunk_authority
     )
     named = {index.entity_index[x.entity_id]: x.score for x in linked if x.method != "embedding"}
+    # A passage whose document is about an entity the question names is where a reader looks
+    # first ("If Gallu is a demon, Lilu is what?" -> the article on Lilu).
+    if settings.named_subject_weight > 0:
+        for ei, link_score in named.items():
+            for doc in index.subject_docs.get(ei, []):
+                for c in index.doc_chunks.get(doc, []):
+                    score[c] += settings.named_subject_weight * link_score
     score = score + settings.bridge_weight * _bridges(
         query_vector, score, walk, allowed, set(named), index, settings
     )
@@ -102,7 +109,6 @@ def graph_search(
     bridges: dict[int, None] = {}
     # Paths start from the entities the question names (alias or full-text match), at the
     # strength of the match; a common name is still the question's subject.
-    named = {index.entity_index[x.entity_id]: x.score for x in linked if x.method != "embedding"}
     expansion = expand(
         named, index, settings.max_hops, settings.hop_decay, settings.backward_factor
     )
@@ -164,9 +170,12 @@ def _bridges(
         chunks = [c for c in index.entity_chunks[ei] if c not in first and allowed[c]]
         if not chunks:
             continue
+        # A bridge named in every other passage (the partnership all members belong to)
+        # narrows nothing down; one named in two or three passages is a real hop.
+        weight = specificity(len(index.entity_chunks[ei]))
         sims = index.chunk_matrix[chunks] @ qe.astype(np.float32)
         for c, sim in zip(chunks, sims, strict=True):
-            bonus[c] = max(bonus[c], float(sim))
+            bonus[c] = max(bonus[c], weight * float(sim))
     return bonus
 
 
