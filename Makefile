@@ -7,14 +7,18 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 LINT_DIR := tools/cypher-lint
 NODE_STAMP := $(LINT_DIR)/node_modules/.installed-stamp
+EXPLORER_DIR := tools/explorer
+EXPLORER_STAMP := $(EXPLORER_DIR)/node_modules/.installed-stamp
 DEMO_DIR ?= .kg/demo
 DEMO_QUESTION ?= What are NMHT's priorities for the next 12 months?
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_VERBOSITY := error
 
-.PHONY: setup demo test lint bench clean
+.PHONY: setup demo test lint bench clean reliability
 
-setup: $(STAMP) $(NODE_STAMP)
+# The browser tests drive Debian's chromium, never a browser downloaded by Playwright.
+setup: $(STAMP) $(NODE_STAMP) $(EXPLORER_STAMP)
+	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -31,6 +35,12 @@ $(NODE_STAMP): $(wildcard $(LINT_DIR)/package-lock.json)
 	fi
 	mkdir -p $(LINT_DIR)/node_modules && touch $@
 
+# cytoscape.js for the explorer page; the API serves it from node_modules.
+$(EXPLORER_STAMP): $(EXPLORER_DIR)/package-lock.json
+	command -v npm >/dev/null || { apt-get update -qq && apt-get install -y -qq nodejs npm; }
+	npm ci --prefix $(EXPLORER_DIR) --no-audit --no-fund --loglevel=error
+	touch $@
+
 demo: setup
 	KG_DATA_DIR=$(DEMO_DIR) $(BIN)/kg init --reset
 	KG_DATA_DIR=$(DEMO_DIR) $(BIN)/kg ingest demo
@@ -46,7 +56,24 @@ lint: setup
 	$(BIN)/mypy
 
 bench: setup
-	rm -rf .kg/bench && KG_DATA_DIR=.kg/bench bash -c "time $(BIN)/kg ingest ../shared/bench/multihop/musique/musique_train_corpus.json && time $(BIN)/kg ingest ../shared/bench/multihop/musique/musique_train_corpus.json && $(BIN)/kg stats --json"
+	set -e; M=../shared/bench/multihop; P=$${BENCH_PRESETS:-bm25,dense,hybrid,graph,agent}; \
+	mkdir -p bench/results .kg/bench/results; \
+	$(BIN)/kg bench multihop --corpus $$M/musique/musique_train_corpus.json \
+	  --questions $$M/musique/musique_train.json --presets $$P \
+	  --name musique --out .kg/bench/results/musique.json; \
+	$(BIN)/kg bench multihop --corpus $$M/hotpotqa/hotpotqa_train_corpus.json \
+	  --questions $$M/hotpotqa/hotpotqa_train.json --presets $$P \
+	  --name hotpotqa --out .kg/bench/results/hotpotqa.json; \
+	$(BIN)/kg bench combine .kg/bench/results/musique.json .kg/bench/results/hotpotqa.json \
+	  --out bench/results/multihop.json --png bench/results/multihop.png; \
+	$(BIN)/kg bench latency --corpus $$M/2wikimultihopqa/2wikimultihopqa_corpus.json \
+	  --presets graph,hybrid,dense --questions 100 --out bench/results/latency.json; \
+	$(BIN)/kg bench table --multihop bench/results/multihop.json \
+	  --latency bench/results/latency.json
 
 clean:
 	rm -rf .kg test-output
+
+# Crash recovery, load, OpenAPI fuzz and injection figures (issue 10); under 20 minutes.
+reliability: setup
+	$(BIN)/python -m bench.reliability.run

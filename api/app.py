@@ -1,0 +1,88 @@
+"""The FastAPI application factory.
+
+The lifespan builds everything expensive once per process — container (store, embedder,
+extractor), the opened store with its schema, the LLM client — and routes receive it through
+``api.deps``. The embedded Kùzu store allows one writer process, so this server owns it while
+it runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from importlib.metadata import PackageNotFoundError, version
+
+import anyio
+from fastapi import Depends, FastAPI
+
+from agents.llm import build_llm
+from api.deps import AppState
+from api.errors import install_error_handlers
+from api.routers import cypher, documents, entities, explorer, jobs, query, system
+from api.security import BodyLimitMiddleware, key_digests, require_api_key
+from kg.container import Container, build
+from kg.settings import Settings, get_settings
+
+
+def create_app(settings: Settings | None = None, *, container: Container | None = None) -> FastAPI:
+    """The API. ``container``, when given, is used as it is — already opened, and closed by
+    the caller (tests share one across servers); otherwise one is built, opened and closed here.
+    """
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # Loading the embedding model and opening the database block; keep the loop free.
+        state = await anyio.to_thread.run_sync(_start, settings, container)
+        app.state.kg = state
+        jobs.install(app, state.container, settings)
+        try:
+            yield
+        finally:
+            # Sync jobs stop before the store they write to closes.
+            await anyio.to_thread.run_sync(jobs.uninstall, app)
+            del app.state.kg
+            if container is None:
+                await anyio.to_thread.run_sync(state.container.store.close)
+
+    app = FastAPI(
+        title="kg-first",
+        summary="Knowledge-graph-first retrieval: documents, search, answers, graph exploration.",
+        version=_version(),
+        lifespan=lifespan,
+    )
+    install_error_handlers(app)
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.api.max_request_bytes)
+    app.include_router(system.router)
+    app.include_router(explorer.router)
+    keyed = [Depends(require_api_key)]
+    for router in (
+        system.stats_router,
+        documents.router,
+        query.router,
+        entities.router,
+        cypher.router,
+        jobs.router,
+    ):
+        app.include_router(router, dependencies=keyed)
+    return app
+
+
+def _start(settings: Settings, container: Container | None) -> AppState:
+    if container is None:
+        container = build(settings)
+        container.store.open()
+        container.store.init_schema()
+    return AppState(
+        settings=settings,
+        container=container,
+        llm=build_llm(settings.llm),
+        key_digests=key_digests(settings.api_keys),
+    )
+
+
+def _version() -> str:
+    try:
+        return version("kg-first")
+    except PackageNotFoundError:  # pragma: no cover - running from an uninstalled checkout
+        return "0.0.0"

@@ -1,0 +1,144 @@
+"""Documents: upload, server-side ingest (inside configured roots only), list, delete."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+from typing import Annotated
+
+from fastapi import APIRouter, File, Query, UploadFile
+
+from api.deps import ContainerDep, SettingsDep, StoreDep
+from api.errors import Problem
+from api.schemas import DeletedOut, DocumentOut, IngestOut, IngestRequest, Page, jsonable
+from extraction.loaders import SourceDocument, discover, load_file
+from extraction.pipeline import IngestReport
+from kg.errors import InputError, NotFoundError
+
+router = APIRouter(prefix="/v1", tags=["documents"])
+
+_COPY_BLOCK = 1024 * 1024
+
+
+@router.get("/documents")
+def list_documents(
+    store: StoreDep,
+    settings: SettingsDep,
+    offset: Annotated[int, Query(ge=0)] = 0,
+    limit: Annotated[int, Query(ge=1)] = 50,
+) -> Page[DocumentOut]:
+    """Documents in a stable order, one page at a time; ``total`` counts them all."""
+    if limit > settings.api.max_page_size:
+        raise InputError("limit", f"at most {settings.api.max_page_size} per page")
+    docs = store.list_documents(offset, limit)
+    return Page[DocumentOut](
+        items=[DocumentOut(**jsonable(d)) for d in docs],
+        offset=offset,
+        limit=limit,
+        total=store.counts().documents,
+    )
+
+
+@router.delete("/documents/{doc_id}")
+def delete_document(doc_id: str, store: StoreDep) -> DeletedOut:
+    """Delete a document with its chunks, mentions and the entities nothing else mentions."""
+    known = [d for d in store.find_documents(doc_id) if d.id == doc_id]
+    if not known or not store.delete_document(doc_id):
+        raise NotFoundError(f"no document with id {doc_id!r}")
+    store.refresh_indexes()
+    return DeletedOut(id=doc_id, title=known[0].title, deleted=True)
+
+
+@router.post("/documents")
+def upload_documents(
+    files: Annotated[list[UploadFile], File(description="md, txt, html, pdf or corpus JSON")],
+    container: ContainerDep,
+    settings: SettingsDep,
+) -> IngestOut:
+    """Ingest uploaded files. A document's URI is ``upload:<file name>``, so uploading a file
+    of the same name again updates that document (or skips it when unchanged)."""
+    report = IngestReport(files=len(files))
+    sources: list[SourceDocument] = []
+    workdir = Path(tempfile.mkdtemp(prefix="kg-upload-"))
+    try:
+        for upload in files:
+            try:
+                sources.extend(_load_upload(upload, workdir, settings.api.max_upload_bytes))
+            except InputError as exc:
+                report.failed.append(exc)
+        container.ingestor().ingest_documents(sources, report)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return _checked(report)
+
+
+@router.post("/ingest")
+def ingest_paths(body: IngestRequest, container: ContainerDep, settings: SettingsDep) -> IngestOut:
+    """Ingest files or folders on the server, inside ``KG_API__INGEST_ROOTS`` only; relative
+    paths are taken from the first root."""
+    roots = [r.resolve() for r in settings.api.ingest_roots]
+    if not roots:
+        raise Problem(403, "server-side ingest is disabled: KG_API__INGEST_ROOTS is not set")
+    wanted: list[Path] = []
+    for raw in body.paths:
+        path = (roots[0] / raw).resolve()  # an absolute ``raw`` replaces the root
+        if not _inside(path, roots):
+            raise Problem(403, f"{raw}: outside the configured ingest roots")
+        wanted.append(path)
+    files, missing = discover(wanted)
+    # A symlink inside a root may point out of it; each file is checked once more.
+    inside = [f for f in files if _inside(f.resolve(), roots)]
+    escaped = [
+        InputError(str(f), "resolves outside the configured ingest roots")
+        for f in files
+        if f not in inside
+    ]
+    report = container.ingestor().ingest_paths(inside)
+    report.failed[:0] = [*missing, *escaped]
+    return _checked(report)
+
+
+def _inside(path: Path, roots: list[Path]) -> bool:
+    return any(path.is_relative_to(root) for root in roots)
+
+
+def _load_upload(upload: UploadFile, workdir: Path, max_bytes: int) -> list[SourceDocument]:
+    name = Path(upload.filename or "").name
+    if not name or name.startswith("."):
+        raise InputError(upload.filename or "(unnamed)", "an upload needs a plain file name")
+    target = workdir / name
+    size = 0
+    with target.open("wb") as out:
+        while block := upload.file.read(_COPY_BLOCK):
+            size += len(block)
+            if size > max_bytes:
+                raise Problem(
+                    413,
+                    f"{name}: over the upload limit of {max_bytes:,} bytes"
+                    " (KG_API__MAX_UPLOAD_BYTES)",
+                )
+            out.write(block)
+    local = str(target.resolve())
+    try:
+        loaded = load_file(target, max_bytes)
+    except InputError as exc:
+        raise InputError(name, exc.reason) from exc
+    # The temporary path would give a new document id on every upload; the name is stable.
+    return [
+        replace(src, uri=f"upload:{name}{src.uri.removeprefix(local)}", source="upload")
+        for src in loaded
+    ]
+
+
+def _checked(report: IngestReport) -> IngestOut:
+    out = IngestOut.of(report)
+    if report.failed and report.written + report.unchanged == 0:
+        first = report.failed[0]
+        raise Problem(
+            422,
+            f"nothing could be ingested; {first.source}: {first.reason}",
+            errors=[f.model_dump() for f in out.failed],
+        )
+    return out

@@ -1,0 +1,104 @@
+"""Sync jobs over HTTP: trigger a sync of the configured directories and see the runs.
+
+``POST /v1/sync`` answers **202 Accepted** with ``{"started": true, "job": ...}`` when it starts a
+run, and **200 OK** with ``{"started": false, "job": ...}`` naming the run already going when
+there is one: only one sync runs at a time, and finding one running is a normal outcome, not an
+error. Both carry ``Location: /v1/jobs/{id}``. With no ``KG_SYNC__DIRS`` the answer is 409.
+The directories come from the server's settings only: an API caller cannot point the server at
+other paths (a sync reads them and deletes documents of files gone from them).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, FastAPI, Query, Request, Response, status
+from pydantic import BaseModel
+
+from api.errors import Problem
+from extraction.jobs import Job, JobManager
+from extraction.sync import Syncer
+from kg.container import Container
+from kg.errors import ConfigError
+from kg.settings import Settings
+
+router = APIRouter(prefix="/v1", tags=["sync"])
+
+MAX_JOBS_PAGE = 500
+# A shutdown waits this long for a running sync to reach the end of its current batch.
+SHUTDOWN_WAIT_S = 60.0
+
+
+class SyncTriggered(BaseModel):
+    started: bool
+    job: Job
+
+
+class JobList(BaseModel):
+    jobs: list[Job]
+
+
+def get_jobs(request: Request) -> JobManager:
+    manager = getattr(request.app.state, "jobs", None)
+    if not isinstance(manager, JobManager):
+        raise ConfigError("the API was started without the sync jobs (api.routers.jobs.install)")
+    return manager
+
+
+@router.post(
+    "/sync",
+    status_code=status.HTTP_202_ACCEPTED,
+    responses={200: {"model": SyncTriggered, "description": "A sync is already running"}},
+)
+def trigger_sync(request: Request, response: Response) -> SyncTriggered:
+    """Start a sync of ``KG_SYNC__DIRS`` in the background, or name the one running."""
+    manager = get_jobs(request)
+    if not manager.default_dirs:
+        raise Problem(status.HTTP_409_CONFLICT, "no directories to sync: KG_SYNC__DIRS is unset")
+    job, started = manager.start(trigger="api")
+    if not started:
+        response.status_code = status.HTTP_200_OK
+    response.headers["Location"] = f"/v1/jobs/{job.id}"
+    return SyncTriggered(started=started, job=job)
+
+
+@router.get("/jobs")
+def list_jobs(
+    request: Request,
+    limit: Annotated[int, Query(ge=1, le=MAX_JOBS_PAGE)] = 50,
+) -> JobList:
+    """Sync runs, most recent first, across restarts and from the CLI too."""
+    return JobList(jobs=get_jobs(request).recent(limit))
+
+
+@router.get("/jobs/{job_id}")
+def get_job(job_id: str, request: Request) -> Job:
+    """One sync run: status, times, counts and errors (404 when unknown)."""
+    return get_jobs(request).get(job_id)
+
+
+def install(app: FastAPI, container: Container, settings: Settings) -> None:
+    """Create the job manager on ``app.state.jobs``; start the schedule when one is set."""
+    syncer = Syncer(
+        container.store,
+        container.ingestor(),
+        settings.ingest.max_file_bytes,
+        settings.data_dir / "sync",
+    )
+    manager = JobManager(
+        lambda dirs, stop: syncer.sync(dirs, should_stop=stop),
+        settings.data_dir / "jobs",
+        settings.sync.paths,
+    )
+    app.state.jobs = manager
+    interval = settings.sync.interval_s
+    if settings.sync.paths and interval is not None:
+        manager.schedule(interval)
+
+
+def uninstall(app: FastAPI) -> None:
+    """Stop the schedule and let a running sync stop after its current batch."""
+    manager = getattr(app.state, "jobs", None)
+    if isinstance(manager, JobManager):
+        manager.shutdown(SHUTDOWN_WAIT_S)
+        del app.state.jobs

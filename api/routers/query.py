@@ -1,0 +1,48 @@
+"""Retrieval and answers: ``POST /v1/search`` and ``POST /v1/ask`` (optionally streamed)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import StreamingResponse
+
+from api.answering import answer
+from api.deps import ContainerDep, StateDep
+from api.errors import Problem
+from api.schemas import AskRequest, SearchOut, SearchRequest
+from api.streaming import EventSink, event_stream
+from retrieval.search import PRESETS
+
+router = APIRouter(prefix="/v1", tags=["query"])
+
+
+@router.post("/search")
+def search(body: SearchRequest, container: ContainerDep) -> SearchOut:
+    """The chunks that best answer a question, each with its component scores and path."""
+    preset = body.preset or container.settings.retrieval.preset
+    if preset not in PRESETS:
+        raise Problem(422, f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
+    results = container.searcher().search(body.question, body.k, preset)
+    return SearchOut(question=body.question, preset=preset, results=[r.as_dict() for r in results])
+
+
+@router.post(
+    "/ask",
+    responses={200: {"content": {"text/event-stream": {}}, "description": "JSON, or SSE"}},
+)
+def ask(body: AskRequest, state: StateDep) -> Any:
+    """Answer a question from the graph with citations. With ``stream: true`` the reply is
+    ``text/event-stream``: one event per agent step, then ``result`` (or ``error``), then
+    ``end``."""
+
+    def work(sink: EventSink) -> dict[str, Any]:
+        return answer(state, body.question, sink, k=body.k, max_iterations=body.max_iterations)
+
+    if body.stream:
+        return StreamingResponse(
+            event_stream(work),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
+    return work(lambda _step, _payload: None)

@@ -1,0 +1,115 @@
+"""Request and response bodies of the /v1 routes (they document themselves at /docs)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, Field
+
+from extraction.pipeline import IngestReport
+
+T = TypeVar("T")
+
+
+class Page(BaseModel, Generic[T]):
+    items: list[T]
+    offset: int
+    limit: int
+    total: int
+
+
+class DocumentOut(BaseModel):
+    id: str
+    uri: str
+    title: str
+    content_hash: str
+    extractor_version: str
+    ingested_at: str
+    source: str
+    doc_type: str
+    date: str
+    chunks: int
+
+
+class FailedInput(BaseModel):
+    source: str
+    reason: str
+
+
+class IngestOut(BaseModel):
+    files: int
+    documents_seen: int
+    added: int
+    updated: int
+    unchanged: int
+    chunks_written: int
+    failed: list[FailedInput]
+    seconds: float
+
+    @classmethod
+    def of(cls, report: IngestReport) -> IngestOut:
+        return cls(
+            files=report.files,
+            documents_seen=report.documents_seen,
+            added=report.added,
+            updated=report.updated,
+            unchanged=report.unchanged,
+            chunks_written=report.chunks_written,
+            failed=[FailedInput(source=e.source, reason=e.reason) for e in report.failed],
+            seconds=round(report.seconds, 3),
+        )
+
+
+class IngestRequest(BaseModel):
+    paths: list[str] = Field(min_length=1, max_length=1000)
+
+
+class DeletedOut(BaseModel):
+    id: str
+    title: str
+    deleted: bool
+
+
+class SearchRequest(BaseModel):
+    question: str = Field(min_length=1, max_length=4000)
+    k: int = Field(default=5, ge=1, le=100)
+    preset: str | None = None
+
+
+class SearchOut(BaseModel):
+    question: str
+    preset: str
+    results: list[dict[str, Any]]
+
+
+class AskRequest(BaseModel):
+    question: str = Field(min_length=1, max_length=4000)
+    # Chunks retrieved per sub-query and agent rounds; the KG_AGENT__* settings when omitted.
+    k: int | None = Field(default=None, ge=1, le=50)
+    max_iterations: int | None = Field(default=None, ge=1, le=10)
+    stream: bool = False
+
+
+class CypherRequest(BaseModel):
+    """Exactly one of ``query`` (Cypher) and ``question`` (text2cypher)."""
+
+    query: str | None = Field(default=None, max_length=20_000)
+    question: str | None = Field(default=None, max_length=4000)
+    params: dict[str, Any] = Field(default_factory=dict)
+    max_rows: int = Field(default=100, ge=1)
+
+
+def jsonable(value: Any) -> Any:
+    """Plain JSON data from the store's dataclasses (or pydantic models), recursively."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [jsonable(v) for v in value]
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    return str(value)

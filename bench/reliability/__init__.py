@@ -1,0 +1,1 @@
+"""Reliability and security checks: crash recovery, load, fuzzing, injection (issue 10)."""

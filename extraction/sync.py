@@ -1,0 +1,409 @@
+"""Incremental sync: keep the graph in step with directories (or corpus files) on disk.
+
+One run compares the files under the synced roots with the documents the graph holds for them,
+and ends with the graph a clean build of those files would give:
+- documents whose file is gone (or that their corpus file no longer holds) are deleted, with
+  their chunks, mentions and orphaned entities;
+- new documents are ingested; changed ones (content hash) and ones written by another extractor
+  version are deleted and ingested again;
+- entity resolution reads the graph, so unchanged documents that share an entity (or a name or
+  alias of one) with a written or removed document are re-resolved with them in one call.
+
+Safety rules:
+- only documents whose file lies under a synced root are ever deleted;
+- a root that does not exist deletes nothing (an unmounted volume must not empty the graph);
+- a file that fails to load keeps its documents; a document that fails to extract is recorded
+  with its reason and retried next run, and never blocks the others;
+- every write is a committed transaction of its own, so a run killed at any point is finished
+  by the next one (a document deleted for rewriting and not yet re-added is simply new then).
+  A marker file carries "indexes not refreshed yet" across such a kill.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from extraction.loaders import SourceDocument, discover, load_file
+from extraction.normalize import content_hash, doc_id, normalize_name
+from extraction.pipeline import Ingestor, IngestReport, ProgressHook
+from graph_store import GraphStore
+from graph_store.types import DocumentInfo, DocumentState, GraphExport, ProjectionData
+from kg.errors import InputError
+
+log = logging.getLogger(__name__)
+
+StopCheck = Callable[[], bool]
+
+# A corpus JSON passage's uri is "<file>#<index>" (extraction/loaders.py).
+_PASSAGE_URI = re.compile(r"(.+\.json)#\d+", re.IGNORECASE)
+_LIST_PAGE = 1000
+REFRESH_MARKER = "refresh.pending"
+SAME_FAILURE_LIMIT = 3  # single documents failing alike before the rest are not tried
+
+
+@dataclass(frozen=True)
+class SyncFailure:
+    source: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.source}: {self.reason}"
+
+
+@dataclass
+class SyncReport:
+    """What one sync did. Document lists hold uris; ``unchanged`` is only counted."""
+
+    roots: list[str] = field(default_factory=list)
+    files: int = 0
+    added: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    reextracted: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    # unchanged documents written again because a changed or removed one shared entities
+    reresolved: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    failed: list[SyncFailure] = field(default_factory=list)
+    refreshed: bool = False
+    cancelled: bool = False
+    seconds: float = 0.0
+
+    @property
+    def changed_anything(self) -> bool:
+        return bool(
+            self.added or self.changed or self.reextracted or self.removed or self.reresolved
+        )
+
+
+@dataclass
+class _Run:
+    report: SyncReport
+    hook: ProgressHook
+    dirty: bool  # writes not yet covered by an index refresh
+
+
+class _Cancelled(Exception):
+    """Raised from the progress hook, i.e. between committed batches, to stop a run."""
+
+
+@dataclass
+class _Scan:
+    sources: list[SourceDocument] = field(default_factory=list)
+    roots: list[Path] = field(default_factory=list)  # roots that exist, resolved
+    loaded: set[str] = field(default_factory=set)  # files that loaded, resolved
+    produced: set[str] = field(default_factory=set)  # document uris they yielded
+
+
+def file_of(uri: str) -> str:
+    """The file a document uri comes from (a corpus passage's uri carries ``#index``)."""
+    m = _PASSAGE_URI.fullmatch(uri)
+    return m.group(1) if m else uri
+
+
+class Syncer:
+    """Constructing does no I/O; ``sync`` reads the roots and writes the store."""
+
+    def __init__(
+        self, store: GraphStore, ingestor: Ingestor, max_file_bytes: int, state_dir: Path
+    ) -> None:
+        self._store = store
+        self._ingestor = ingestor
+        self._max_file_bytes = max_file_bytes
+        self._marker = state_dir / REFRESH_MARKER
+
+    @property
+    def extractor_version(self) -> str:
+        return self._ingestor.extractor_version
+
+    def sync(
+        self,
+        roots: Sequence[Path],
+        progress: ProgressHook | None = None,
+        should_stop: StopCheck | None = None,
+    ) -> SyncReport:
+        started = time.perf_counter()
+
+        def hook(phase: str, done: int, total: int) -> None:
+            if progress:
+                progress(phase, done, total)
+            # Called by the pipeline after each committed batch: a safe place to stop.
+            if should_stop and should_stop():
+                raise _Cancelled
+
+        # An earlier run may have been killed between its writes and the index refresh.
+        run = _Run(SyncReport(roots=[str(r) for r in roots]), hook, self._marker.exists())
+        scan = self._scan(roots, run.report)
+        by_id = {doc_id(s.uri): s for s in scan.sources}
+        stale = self._stale(scan)
+        before = self._store.document_states(list(by_id))
+        version = self.extractor_version
+        expected = [d for d, src in by_id.items() if _outdated(src, before.get(d), version)]
+        # What removed and rewritten documents mentioned, read before they are replaced.
+        old_graph = self._store.export_graph() if stale or expected else None
+        try:
+            if stale:
+                self._delete(run, [(d.id, d.uri) for d in stale], "delete", run.report.removed)
+            sources = by_id
+            rewrite = [d for d in expected if d in before]
+            if rewrite:
+                sources = self._rewrite(run, by_id, rewrite, expected)
+            if sources:
+                self._mark()
+                self._ingest(run, list(sources.values()))
+            if old_graph is not None:
+                self._reresolve(run, by_id, before, {d.id for d in stale}, old_graph)
+        except _Cancelled:
+            run.report.cancelled = True
+        self._classify(by_id, before, run.report)
+        if run.report.cancelled:
+            # The marker stays and the next run refreshes: a shutdown should not wait for it.
+            log.info("sync cancelled; indexes are refreshed by the next run")
+        else:
+            if run.dirty:
+                self._store.refresh_indexes()
+                run.report.refreshed = True
+            self._marker.unlink(missing_ok=True)
+        run.report.seconds = time.perf_counter() - started
+        return run.report
+
+    # --- steps ------------------------------------------------------------------
+    def _scan(self, roots: Sequence[Path], report: SyncReport) -> _Scan:
+        scan = _Scan()
+        for root in roots:
+            resolved = root.expanduser().resolve()
+            if resolved.exists():
+                if resolved not in scan.roots:
+                    scan.roots.append(resolved)
+            else:
+                report.failed.append(SyncFailure(str(root), "no such file or directory"))
+        found, errors = discover(scan.roots)
+        report.failed.extend(SyncFailure(e.source, e.reason) for e in errors)
+        files = list(dict.fromkeys(f.resolve() for f in found))  # overlapping roots
+        report.files = len(files)
+        for path in files:
+            try:
+                docs = load_file(path, self._max_file_bytes)
+            except InputError as exc:
+                report.failed.append(SyncFailure(exc.source, exc.reason))
+                continue
+            except Exception as exc:  # a parser bug on one file must not stop the run
+                report.failed.append(SyncFailure(str(path), _reason(exc)))
+                continue
+            scan.loaded.add(str(path))
+            scan.sources.extend(docs)
+            scan.produced.update(d.uri for d in docs)
+        return scan
+
+    def _stale(self, scan: _Scan) -> list[DocumentInfo]:
+        """Documents under a live root whose file is gone, or that their file no longer holds.
+
+        A file that exists but failed to load keeps its documents until it loads again."""
+        if not scan.roots:
+            return []
+        stale = []
+        for doc in self._all_documents():
+            path = file_of(doc.uri)
+            if not any(_under(path, root) for root in scan.roots):
+                continue
+            if path in scan.loaded:
+                if doc.uri not in scan.produced:
+                    stale.append(doc)
+            elif not Path(path).exists():
+                stale.append(doc)
+        return stale
+
+    def _all_documents(self) -> list[DocumentInfo]:
+        docs: list[DocumentInfo] = []
+        while True:
+            page = self._store.list_documents(offset=len(docs), limit=_LIST_PAGE)
+            docs.extend(page)
+            if len(page) < _LIST_PAGE:
+                return docs
+
+    def _delete(
+        self, run: _Run, docs: list[tuple[str, str]], phase: str, done: list[str] | None = None
+    ) -> None:
+        self._mark()
+        run.dirty = True
+        for i, (did, uri) in enumerate(docs):
+            if self._store.delete_document(did) and done is not None:
+                done.append(uri)
+            run.hook(phase, i + 1, len(docs))
+
+    def _rewrite(
+        self, run: _Run, by_id: dict[str, SourceDocument], rewrite: list[str], expected: list[str]
+    ) -> dict[str, SourceDocument]:
+        """Delete outdated documents so that they are ingested as new; returns what to ingest.
+
+        Ingested as new, a document is resolved without its own old contributions, as in a
+        clean build (and Kùzu 0.11.3 loses entities when one transaction replaces several
+        documents that share them). The first one is tried alone first: if it fails, the
+        extractor may be broken for all (a bad model setting changes the version of every
+        document), so the others are replaced in place, where a failure keeps their old version.
+        """
+        probe = rewrite[0]
+        self._delete(run, [(probe, by_id[probe].uri)], "delete")
+        self._ingest(run, [by_id[probe]])
+        if probe not in self._store.document_states([probe]):
+            log.warning("sync: re-extraction failed; outdated documents are replaced in place")
+            return {d: src for d, src in by_id.items() if d != probe}
+        if len(expected) > 1:
+            # The probe goes again with the others: resolved together, as a clean build would.
+            self._delete(run, [(d, by_id[d].uri) for d in rewrite], "delete")
+        return by_id
+
+    def _ingest(self, run: _Run, sources: list[SourceDocument]) -> None:
+        """Ingest the sources, bisecting a failing call down to the documents that fail."""
+        queue = [sources]
+        streak: list[str] = []  # reasons of single-document failures since the last success
+        while queue:
+            batch = queue.pop(0)
+            if len(streak) >= SAME_FAILURE_LIMIT and len(set(streak)) == 1:
+                # The same error on every document tried: the cause is not in the documents.
+                run.report.failed.extend(SyncFailure(s.uri, streak[0]) for s in batch)
+                continue
+            part = IngestReport()
+            try:
+                self._ingestor.ingest_documents(batch, part, run.hook)
+            except _Cancelled:
+                raise
+            except Exception as exc:  # extraction, embedding or store failure
+                run.dirty = True  # earlier batches of this call are committed, not refreshed
+                if len(batch) == 1:
+                    log.warning("sync: %s failed: %s", batch[0].uri, _reason(exc))
+                    run.report.failed.append(SyncFailure(batch[0].uri, _reason(exc)))
+                    streak.append(_reason(exc))
+                else:
+                    mid = len(batch) // 2
+                    queue[:0] = [batch[:mid], batch[mid:]]
+                continue
+            streak.clear()
+            if part.written:
+                # The pipeline refreshes indexes after a call that wrote; that covers every
+                # write before it, deletions included.
+                run.dirty = False
+                run.report.refreshed = True
+
+    def _reresolve(
+        self,
+        run: _Run,
+        by_id: dict[str, SourceDocument],
+        before: dict[str, DocumentState],
+        removed: set[str],
+        old_graph: GraphExport,
+    ) -> None:
+        """Re-resolve unchanged documents that share an entity whose identity is in play with
+        the written or removed ones.
+
+        Entity resolution reads the graph (alias definitions, names already stored), so an
+        unchanged document resolved next to a document that has since changed or gone can
+        differ from a clean build. Such documents are deleted and ingested again in one call
+        with the written ones, so they are resolved together as a clean build would. This is
+        one round: re-resolving them can move further entities (the resolver weighs names and
+        evidence across the documents of a call), and following that to a fixed point grew to
+        a quarter of the MuSiQue corpus for one edited passage."""
+        after = self._store.document_states(list(by_id))
+        closure = {d for d, state in after.items() if state != before.get(d)}
+        old_docs = _doc_entities(old_graph.chunk_ids, old_graph.chunk_docs, old_graph.mentions)
+        data = self._store.projection_data()
+        docs = _doc_entities(data.chunk_ids, data.chunk_docs, data.mentions)
+        # What the written documents mention now, and what the removed and rewritten ones
+        # mentioned before (those entities may be gone; their names still find their kin).
+        gone = set().union(*(old_docs.get(d, set()) for d in removed | (closure & set(before))))
+        now = set().union(*(docs.get(d, set()) for d in closure))
+        pairs = zip(old_graph.entity_ids, old_graph.entity_names, strict=True)
+        old_names = {name for eid, name in pairs if eid in gone}
+        touched = _related(data, now | gone, old_names)
+        extra = [d for d in by_id if d not in closure and docs.get(d, set()) & touched]
+        if not extra:
+            return
+        closure.update(extra)
+        run.report.reresolved.extend(by_id[d].uri for d in extra)
+        again = [(d, src) for d, src in by_id.items() if d in closure]
+        self._delete(run, [(d, src.uri) for d, src in again], "reresolve")
+        self._ingest(run, [src for _, src in again])
+
+    def _classify(
+        self,
+        by_id: dict[str, SourceDocument],
+        before: dict[str, DocumentState],
+        report: SyncReport,
+    ) -> None:
+        after = self._store.document_states(list(by_id))
+        for did, src in by_id.items():
+            old, new = before.get(did), after.get(did)
+            if new is None:
+                continue
+            if old is None:
+                report.added.append(src.uri)
+            elif old == new:
+                report.unchanged += 1
+            elif old.extractor_version != new.extractor_version:
+                report.reextracted.append(src.uri)
+            else:
+                report.changed.append(src.uri)
+
+    def _mark(self) -> None:
+        if not self._marker.exists():
+            self._marker.parent.mkdir(parents=True, exist_ok=True)
+            self._marker.touch()
+
+
+def _outdated(src: SourceDocument, state: DocumentState | None, version: str) -> bool:
+    """Whether the pipeline will write this document (mirrors its hash; see the report)."""
+    if state is None or state.extractor_version != version:
+        return True
+    digest = content_hash("\x1f".join([src.title, src.doc_type, src.date, src.text]))
+    return state.content_hash != digest
+
+
+def _doc_entities(
+    chunk_ids: list[str], chunk_docs: list[str], mentions: list[tuple[str, str, int]]
+) -> dict[str, set[str]]:
+    doc_of = dict(zip(chunk_ids, chunk_docs, strict=True))
+    out: dict[str, set[str]] = defaultdict(set)
+    for chunk, entity, _ in mentions:
+        out[doc_of[chunk]].add(entity)
+    return out
+
+
+def _related(data: ProjectionData, entities: set[str], old_names: set[str]) -> set[str]:
+    """Of these entities, and those sharing a name or alias with them, the ones whose identity
+    other documents decide: an entity with several names (an alias definition or a merge), or
+    with a name another entity also has. A document mentioning only single-name entities that
+    no other entity claims resolves the same whatever else changed, so it is left alone; this
+    keeps a one-document change from re-resolving every document that shares a common entity.
+    """
+    keys: dict[str, set[str]] = defaultdict(set)
+    for eid, name in zip(data.entity_ids, data.entity_names, strict=True):
+        keys[eid].add(normalize_name(name))
+    for surface, eid, _ in data.aliases:
+        keys[eid].add(normalize_name(surface))
+    holders: dict[str, set[str]] = defaultdict(set)
+    for eid, names in keys.items():
+        for key in names:
+            holders[key].add(eid)
+    wanted = {normalize_name(n) for n in old_names}
+    for eid in entities:
+        wanted |= keys.get(eid, set())
+    near = set(entities).union(*(holders.get(k, set()) for k in wanted))
+    return {
+        e
+        for e in near
+        if len(keys.get(e, ())) > 1 or any(len(holders[k]) > 1 for k in keys.get(e, ()))
+    }
+
+
+def _under(path: str, root: Path) -> bool:
+    return Path(path).is_relative_to(root)
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

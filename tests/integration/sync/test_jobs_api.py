@@ -1,0 +1,125 @@
+"""The sync job routes on a real uvicorn server (loopback) over a real store, with httpx."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+from fastapi import FastAPI
+
+from api.errors import install_error_handlers
+from api.routers import jobs
+from extraction.jobs import JobManager
+from extraction.sync import StopCheck, SyncReport
+from extraction.sync_config import SyncSettings
+from kg.container import Container
+from kg.settings import Settings
+from tests.integration.api.live import live_server
+from tests.integration.sync.conftest import write_docs
+
+
+@contextmanager
+def serving(container: Container, settings: Settings) -> Iterator[httpx.Client]:
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        jobs.install(app, container, settings)
+        try:
+            yield
+        finally:
+            jobs.uninstall(app)
+
+    app = FastAPI(lifespan=lifespan)
+    install_error_handlers(app)
+    app.include_router(jobs.router)
+    with live_server(app) as url, httpx.Client(base_url=url, timeout=60) as client:
+        yield client
+
+
+def with_sync(container: Container, dirs: str, every: str = "") -> Settings:
+    return container.settings.model_copy(update={"sync": SyncSettings(dirs=dirs, every=every)})
+
+
+def finished(client: httpx.Client, job_id: str, timeout_s: float = 90) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        job: dict[str, Any] = client.get(f"/v1/jobs/{job_id}").json()
+        if job["status"] != "running":
+            return job
+        time.sleep(0.2)
+    raise AssertionError(f"job {job_id} still running after {timeout_s} s")
+
+
+def never_run(dirs: Sequence[Path], stop: StopCheck) -> SyncReport:
+    raise AssertionError("this manager only reads the records")
+
+
+def test_trigger_reports_the_running_job_then_lists_and_gets(
+    container: Container, tmp_path: Path
+) -> None:
+    src = tmp_path / "src"
+    write_docs(src, 0, 12)
+    with serving(container, with_sync(container, str(src))) as client:
+        first = client.post("/v1/sync")
+        assert first.status_code == 202, first.text
+        body = first.json()
+        assert body["started"] is True and body["job"]["status"] == "running"
+        job_id = body["job"]["id"]
+        assert first.headers["location"] == f"/v1/jobs/{job_id}"
+
+        again = client.post("/v1/sync")
+        assert again.status_code == 200
+        assert again.json() == {"started": False, "job": body["job"]}
+
+        done = finished(client, job_id)
+        assert done["status"] == "succeeded" and done["trigger"] == "api"
+        assert (done["added"], done["failed"], done["errors"]) == (12, 0, [])
+        assert done["dirs"] == [str(src)] and done["finished_at"]
+
+        second = client.post("/v1/sync").json()["job"]
+        assert second["id"] != job_id
+        assert finished(client, second["id"])["unchanged"] == 12
+
+        listed = client.get("/v1/jobs", params={"limit": 10}).json()["jobs"]
+        assert [j["id"] for j in listed] == [second["id"], job_id]
+        assert client.get("/v1/jobs", params={"limit": 1}).json()["jobs"][0]["id"] == second["id"]
+
+        missing = client.get("/v1/jobs/sync-nope")
+        assert missing.status_code == 404
+        assert missing.headers["content-type"].startswith("application/problem+json")
+        assert "sync-nope" in missing.json()["detail"]
+        assert client.get("/v1/jobs", params={"limit": 0}).status_code == 422
+    assert container.store.counts().documents == 12
+
+
+def test_no_directories_configured_is_a_conflict(container: Container) -> None:
+    with serving(container, container.settings) as client:
+        refused = client.post("/v1/sync")
+        assert refused.status_code == 409
+        assert "KG_SYNC__DIRS" in refused.json()["detail"]
+        assert client.get("/v1/jobs").json() == {"jobs": []}
+
+
+def test_schedule_runs_and_records_survive_a_restart(container: Container, tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    write_docs(src, 0, 3)
+    settings = with_sync(container, str(src), every="1s")
+    with serving(container, settings) as client:
+        deadline = time.monotonic() + 90
+        runs: list[dict[str, Any]] = []
+        while time.monotonic() < deadline and len(runs) < 2:
+            runs = [j for j in client.get("/v1/jobs").json()["jobs"] if j["status"] != "running"]
+            time.sleep(0.2)
+    assert len(runs) >= 2 and {j["trigger"] for j in runs} == {"schedule"}
+    oldest, newest = runs[-1], runs[0]
+    assert oldest["added"] == 3 and newest["unchanged"] == 3 and newest["added"] == 0
+
+    # A new process (here: a new manager on the same folder) sees the same history, and the
+    # shutdown left no run behind.
+    manager = JobManager(never_run, settings.data_dir / "jobs")
+    history = manager.recent(500)
+    assert {j["id"] for j in runs} <= {j.id for j in history}
+    assert all(j.status != "running" for j in history)
