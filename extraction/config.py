@@ -1,9 +1,90 @@
-"""Extraction settings (``KG_EXTRACTION__*``): the LLM schema and resolution limits."""
+"""Extraction settings (``KG_EXTRACTION__*``): the LLM schema, its limits, resolution thresholds.
+
+The schema is configuration: which entity types and relation types the LLM may produce. Lists
+are given in the environment as JSON (``KG_EXTRACTION__RELATION_TYPES='["LEADS","FUNDS"]'``).
+"""
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field, field_validator
+
+from graph_schema.models import RELATION_TYPE_PATTERN
+
+DEFAULT_ENTITY_TYPES = [
+    "PERSON",
+    "ORGANIZATION",
+    "LOCATION",
+    "PLAN",
+    "PROGRAMME",
+    "SERVICE",
+    "POLICY",
+    "EVENT",
+    "WORK",
+    "CONCEPT",
+]
+DEFAULT_RELATION_TYPES = [
+    "MEMBER_OF",
+    "PART_OF",
+    "LEADS",
+    "PROVIDES",
+    "IMPLEMENTS",
+    "ALIGNS_WITH",
+    "PRODUCES",
+    "HOSTS",
+    "OVERSEES",
+    "FUNDS",
+    "REPORTS_TO",
+    "WORKS_FOR",
+    "LOCATED_IN",
+    "SUCCEEDED_BY",
+    "RELATED_TO",
+]
+
+
+class ResolutionSettings(BaseModel):
+    """When two differently written names are one entity.
+
+    ``name`` similarity is rapidfuzz's ratio of the normalised names (0..1), ``embedding`` the
+    cosine of their name embeddings. Both at or above the merge thresholds: one entity (the
+    other name becomes its alias). Both at or above the same-as thresholds: two entities joined
+    by ``SAME_AS`` with the score. Names carrying different numbers are never merged."""
+
+    merge_name_similarity: float = Field(default=0.92, ge=0.0, le=1.0)
+    merge_embedding_similarity: float = Field(default=0.88, ge=-1.0, le=1.0)
+    merge_min_chars: int = Field(default=6, ge=1)
+    same_as_name_similarity: float = Field(default=0.80, ge=0.0, le=1.0)
+    same_as_embedding_similarity: float = Field(default=0.75, ge=-1.0, le=1.0)
+    # An acronym that spells exactly one long form seen elsewhere, never defined next to it.
+    acronym_same_as_score: float = Field(default=0.7, ge=0.0, le=1.0)
+    # Nearest stored entities compared with each new one (0: no comparison with the graph).
+    store_candidates: int = Field(default=5, ge=0, le=100)
 
 
 class ExtractionSettings(BaseModel):
     llm_enabled: bool = True
+    entity_types: list[str] = Field(default_factory=lambda: list(DEFAULT_ENTITY_TYPES))
+    relation_types: list[str] = Field(default_factory=lambda: list(DEFAULT_RELATION_TYPES))
+    # The prompt file extraction/prompts/<prompt_version>.md; part of the cache key and version.
+    prompt_version: str = "extract.v1"
+    # Chunks in flight at once. Rate-limit retries and their backoff are the LLM client's.
+    llm_concurrency: int = Field(default=4, ge=1, le=64)
+    llm_max_tokens: int = Field(default=2048, ge=64)
+    # Entities and relations taken from one chunk's answer; the rest are dropped with a warning.
+    llm_max_items: int = Field(default=60, ge=1, le=1000)
+    resolution: ResolutionSettings = ResolutionSettings()
+
+    @field_validator("relation_types")
+    @classmethod
+    def _valid_relation_types(cls, value: list[str]) -> list[str]:
+        bad = [t for t in value if not RELATION_TYPE_PATTERN.match(t)]
+        if bad:
+            raise ValueError(f"relation types {bad} do not match {RELATION_TYPE_PATTERN.pattern}")
+        return value
+
+    @field_validator("entity_types")
+    @classmethod
+    def _valid_entity_types(cls, value: list[str]) -> list[str]:
+        bad = [t for t in value if not RELATION_TYPE_PATTERN.match(t)]
+        if bad:
+            raise ValueError(f"entity types {bad} do not match {RELATION_TYPE_PATTERN.pattern}")
+        return value

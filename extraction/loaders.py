@@ -150,7 +150,8 @@ def _load_html(path: Path, text: str) -> SourceDocument:
         soup.title.decompose()
     blocks = [el.get_text(" ", strip=True) for el in soup.find_all(["h1", "h2", "h3", "p", "li"])]
     body_lines = [b for b in blocks if b] or [soup.get_text("\n", strip=True)]
-    if not title and body_lines:
+    if body_lines and (not title or body_lines[0] == title):
+        # The page heading usually repeats <title>; metadata lines follow the heading.
         title = body_lines.pop(0)
     meta, body_lines = _split_header(body_lines)
     body = normalise("\n\n".join(body_lines)).strip()

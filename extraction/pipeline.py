@@ -1,12 +1,16 @@
 """The ingest pipeline: load -> chunk -> extract -> resolve -> embed -> write.
 
 Unchanged documents (same content hash and extractor version) are skipped before any
-embedding work. Documents are written in batches, each batch one transaction, so a killed
-ingest leaves whole documents or none, and the next run picks up where it stopped.
+embedding work. Chunk embedding runs on a background thread from the moment chunks exist, so
+extraction and resolution overlap with it; entity resolution sees every document of the call
+before the first write, so the result does not depend on batch boundaries. Documents are written
+in batches, each batch one transaction, so a killed ingest leaves whole documents or none, and
+the next run picks up where it stopped.
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -14,17 +18,21 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from extraction.chunking import chunk_text
+from extraction.embed_feed import EmbeddingFeed, LockedEmbedder
+from extraction.facts import DocFacts, Extractor
 from extraction.loaders import SourceDocument, discover, load_file
 from extraction.normalize import chunk_id, content_hash, doc_id
 from extraction.resolution import Resolver
-from extraction.spacy_rules import DocFacts, SpacyRuleExtractor
-from graph_schema import Chunk, Document, DocumentGraph, Entity
+from graph_schema import Chunk, Document, DocumentGraph
 from graph_store import GraphStore
 from kg.errors import InputError
 from kg.settings import Settings
 from retrieval.embedder import Embedder
 
+log = logging.getLogger(__name__)
+
 ProgressHook = Callable[[str, int, int], None]  # (phase, done, total)
+_EXTRACT_SLICE = 64  # documents per extractor call: the unit of progress reporting
 
 
 @dataclass
@@ -37,6 +45,19 @@ class IngestReport:
     chunks_written: int = 0
     failed: list[InputError] = field(default_factory=list)
     seconds: float = 0.0
+    # entity resolution
+    entities: int = 0
+    new_entities: int = 0
+    merged: int = 0
+    same_as: int = 0
+    # LLM extraction (all zero on the rules-only path)
+    llm_requests: int = 0
+    llm_cached: int = 0
+    llm_failed_chunks: int = 0
+    tokens_in: int = 0
+    tokens_out: int = 0
+    # wall seconds per phase; phases overlap with the background chunk embedding
+    phases: dict[str, float] = field(default_factory=dict)
 
     @property
     def written(self) -> int:
@@ -58,11 +79,12 @@ class Ingestor:
         self,
         store: GraphStore,
         embedder: Embedder,
-        extractor: SpacyRuleExtractor,
+        extractor: Extractor,
         settings: Settings,
     ) -> None:
         self._store = store
-        self._embedder = embedder
+        # One lock serialises the model between the background feed and name embeddings.
+        self._embedder = LockedEmbedder(embedder)
         self._extractor = extractor
         self._settings = settings
 
@@ -99,29 +121,51 @@ class Ingestor:
         report = report or IngestReport()
         report.documents_seen += len(sources)
         pending = self._changed(sources, report)
-        resolver = Resolver(self._store.alias_targets)
-        for i, item in enumerate(pending):
-            self._prepare(item)
-            assert item.facts is not None
-            resolver.register(item.facts)
-            if progress:
-                progress("extract", i + 1, len(pending))
+        if not pending:
+            return report
+        clock = _Clock(report)
+        with clock("chunk"):
+            for item in pending:
+                self._chunk(item)
         size = self._settings.ingest.batch_documents
-        done = 0
-        for start in range(0, len(pending), size):
-            batch = pending[start : start + size]
-            graphs = self._build(batch, resolver)
-            self._store.upsert_documents(graphs)
-            for item, graph in zip(batch, graphs, strict=True):
-                report.chunks_written += len(graph.chunks)
-                if item.is_update:
-                    report.updated += 1
-                else:
-                    report.added += 1
-            done += len(batch)
-            if progress:
-                progress("write", done, len(pending))
-        if pending:
+        batches = [pending[i : i + size] for i in range(0, len(pending), size)]
+        texts = [[text for item in batch for _, text, _ in item.chunks] for batch in batches]
+        with EmbeddingFeed(self._embedder, texts) as feed:
+            with clock("extract"):
+                self._extract(pending, report, progress)
+            with clock("resolve"):
+                resolver = Resolver(
+                    self._settings.extraction.resolution,
+                    self._store,
+                    self._embedder.embed,
+                    self._embedder.dimension,
+                )
+                for item in pending:
+                    assert item.facts is not None
+                    resolver.register(item.facts)
+                stats = resolver.finalize()
+            report.entities += stats.entities
+            report.new_entities += stats.new_entities
+            report.merged += stats.merged
+            report.same_as += stats.same_as
+            done = 0
+            for batch, _ in zip(batches, texts, strict=True):
+                with clock("wait_embeddings"):
+                    vectors = feed.next()
+                with clock("build"):
+                    graphs = self._build(batch, resolver, vectors)
+                with clock("write"):
+                    self._store.upsert_documents(graphs)
+                for item, graph in zip(batch, graphs, strict=True):
+                    report.chunks_written += len(graph.chunks)
+                    if item.is_update:
+                        report.updated += 1
+                    else:
+                        report.added += 1
+                done += len(batch)
+                if progress:
+                    progress("write", done, len(pending))
+        with clock("refresh"):
             self._store.refresh_indexes()
         return report
 
@@ -146,42 +190,44 @@ class Ingestor:
             pending.append(item)
         return pending
 
-    def _prepare(self, item: _Pending) -> None:
+    def _chunk(self, item: _Pending) -> None:
         cfg = self._settings.chunking
         pieces = chunk_text(
             item.source.text, cfg.max_tokens, cfg.overlap_sentences, self._embedder.count_tokens
         )
         item.chunks = [(c.index, c.text, c.tokens) for c in pieces]
-        item.facts = self._extractor.extract(item.source.title, [c.text for c in pieces])
 
-    def _build(self, batch: list[_Pending], resolver: Resolver) -> list[DocumentGraph]:
-        texts = [text for item in batch for _, text, _ in item.chunks]
-        vectors = iter(self._embedder.embed(texts))
+    def _extract(
+        self, pending: list[_Pending], report: IngestReport, progress: ProgressHook | None
+    ) -> None:
+        before = self._extractor.usage()
+        for start in range(0, len(pending), _EXTRACT_SLICE):
+            part = pending[start : start + _EXTRACT_SLICE]
+            facts = self._extractor.extract_many(
+                [(item.source.title, [text for _, text, _ in item.chunks]) for item in part]
+            )
+            for item, f in zip(part, facts, strict=True):
+                item.facts = f
+            if progress:
+                progress("extract", start + len(part), len(pending))
+        used = self._extractor.usage() - before
+        report.llm_requests += used.requests
+        report.llm_cached += used.cached
+        report.llm_failed_chunks += used.failed_chunks
+        report.tokens_in += used.tokens_in
+        report.tokens_out += used.tokens_out
+
+    def _build(
+        self, batch: list[_Pending], resolver: Resolver, vectors: Sequence[Sequence[float]]
+    ) -> list[DocumentGraph]:
         now = datetime.now(UTC)
-        resolved = []
-        new_entities: dict[str, Entity] = {}
+        rows = iter(vectors)
+        graphs = []
         for item in batch:
             assert item.facts is not None
-            cids = [chunk_id(item.doc_id, idx, text) for idx, text, _ in item.chunks]
-            ents, aliases, mentions, relations = resolver.resolve(
-                item.facts, item.doc_id, cids, self.extractor_version
-            )
-            resolved.append((item, cids, ents, aliases, mentions, relations))
-            for e in ents:
-                new_entities.setdefault(e.id, e)
-        known = self._store.existing_entity_ids(list(new_entities))
-        missing = [e for eid, e in new_entities.items() if eid not in known]
-        # Entity embeddings come from the name, so they are computed once per new entity.
-        embedded = dict(
-            zip(
-                [e.id for e in missing],
-                self._embedder.embed([e.name for e in missing]),
-                strict=True,
-            )
-        )
-        graphs = []
-        for item, cids, ents, aliases, mentions, relations in resolved:
             src = item.source
+            cids = [chunk_id(item.doc_id, idx, text) for idx, text, _ in item.chunks]
+            resolved = resolver.resolve(item.facts, item.doc_id, cids, self.extractor_version)
             document = Document(
                 id=item.doc_id,
                 uri=src.uri,
@@ -201,22 +247,39 @@ class Ingestor:
                     text=text,
                     tokens=tokens,
                     content_hash=content_hash(text),
-                    embedding=tuple(next(vectors)),
+                    embedding=tuple(next(rows)),
                 )
                 for cid, (idx, text, tokens) in zip(cids, item.chunks, strict=True)
-            ]
-            full_entities = [
-                e.model_copy(update={"embedding": tuple(embedded[e.id])}) if e.id in embedded else e
-                for e in ents
             ]
             graphs.append(
                 DocumentGraph(
                     document=document,
                     chunks=tuple(chunks),
-                    entities=tuple(full_entities),
-                    aliases=tuple(aliases),
-                    relations=tuple(relations),
-                    mentions=tuple(mentions),
+                    entities=tuple(resolved.entities),
+                    aliases=tuple(resolved.aliases),
+                    relations=tuple(resolved.relations),
+                    mentions=tuple(resolved.mentions),
+                    same_as=tuple(resolved.same_as),
                 )
             )
         return graphs
+
+
+class _Clock:
+    """Adds wall seconds per named phase to the report."""
+
+    def __init__(self, report: IngestReport) -> None:
+        self._report = report
+        self._name = ""
+        self._start = 0.0
+
+    def __call__(self, name: str) -> _Clock:
+        self._name = name
+        return self
+
+    def __enter__(self) -> None:
+        self._start = time.perf_counter()
+
+    def __exit__(self, *exc: object) -> None:
+        spent = time.perf_counter() - self._start
+        self._report.phases[self._name] = self._report.phases.get(self._name, 0.0) + spent

@@ -1,79 +1,100 @@
 """Rule-based extraction on a blank spaCy English pipeline (always available, offline).
 
-Finds capitalised name spans, acronyms defined next to their long form, aliases introduced by
-"known as / also called / formerly", typed relations from a few high-precision verb patterns,
-and sentence co-occurrence. The result is keyed by normalised names; resolution to entity ids
-happens later, over the whole run and the graph's own aliases (extraction/resolution.py).
-When ``KG_SPACY_MODEL`` names an installed trained pipeline, its NER spans are added too.
+Finds name spans (extraction/names.py), acronyms defined next to their long form, aliases
+introduced by apposition or by "known as / also called / formerly", typed relations from a few
+high-precision verb patterns (a lower-case noun phrase may be the object of some), and sentence
+co-occurrence. The result is keyed by normalised names; resolution to entity ids happens later,
+over the whole run and the graph's own aliases (extraction/resolution.py). When
+``KG_SPACY_MODEL`` names an installed trained pipeline, its NER spans are added too.
 """
 
 from __future__ import annotations
 
-import itertools
 import re
-from collections import Counter
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
+from extraction.facts import (
+    ACRONYM,
+    CO_OCCURS,
+    CONCEPT,
+    NAME,
+    SUBJECT,
+    AliasFact,
+    ChunkFacts,
+    DocFacts,
+    ExtractionStats,
+    RelationFact,
+)
+from extraction.names import ARTICLES, NameSpan, find_names, is_acronym
 from extraction.normalize import acronym_matches, normalize_name
 
-EXTRACTOR_VERSION = "spacy-rules-1"
+# Bump whenever the extraction output for the same text changes: stored documents written by
+# another version are re-extracted by the next ingest or sync.
+EXTRACTOR_VERSION = "spacy-rules-2"
 
-# Lower-case words allowed inside a capitalised name ("Department for Health and Social ...").
-_CONNECTORS = {"of", "and", "for", "the", "&", "de", "du", "la", "von", "van", "on", "in", "upon"}
-_ACRONYM = re.compile(r"^[A-Z][A-Za-z]?[A-Z0-9&]{1,8}s?$")
-_YEARISH = re.compile(r"^\d{2,4}([-–/]\d{2,4})?$")
 
-# phrase (lower-case tokens) -> relation type. High precision only; anything else between two
-# names in a sentence is left to the low-weight co-occurrence edge.
-RELATION_PATTERNS: dict[str, str] = {
-    "is a member of": "MEMBER_OF",
-    "is member of": "MEMBER_OF",
-    "are members of": "MEMBER_OF",
-    "is part of": "PART_OF",
-    "is a part of": "PART_OF",
-    "forms part of": "PART_OF",
-    "leads": "LEADS",
-    "led": "LEADS",
-    "provides": "PROVIDES",
-    "provided": "PROVIDES",
-    "implements": "IMPLEMENTS",
-    "aligns with": "ALIGNS_WITH",
-    "is aligned with": "ALIGNS_WITH",
+class Pattern(NamedTuple):
+    type: str
+    passive: bool = False  # "Y is led by X" states X LEADS Y
+    noun_phrase: bool = False  # the object may be a lower-case noun phrase ("provides care")
+
+
+# The words between two names (articles dropped) -> relation. High precision only; anything
+# else between two names in a sentence is left to the low-weight co-occurrence edge.
+RELATION_PATTERNS: dict[str, Pattern] = {
+    "is member of": Pattern("MEMBER_OF"),
+    "are members of": Pattern("MEMBER_OF"),
+    "is part of": Pattern("PART_OF"),
+    "forms part of": Pattern("PART_OF"),
+    "leads": Pattern("LEADS"),
+    "led": Pattern("LEADS"),
+    "is led by": Pattern("LEADS", passive=True),
+    "provides": Pattern("PROVIDES", noun_phrase=True),
+    "is provided by": Pattern("PROVIDES", passive=True),
+    "implements": Pattern("IMPLEMENTS"),
+    "aligns with": Pattern("ALIGNS_WITH"),
+    "is aligned with": Pattern("ALIGNS_WITH"),
+    "is produced by": Pattern("PRODUCES", passive=True),
+    "hosts": Pattern("HOSTS"),
+    "oversees": Pattern("OVERSEES"),
 }
-_ALIAS_CUES = ("formerly known as", "also known as", "also called", "known as", "formerly")
+_WORD = re.compile(r"[^\W\d_]+")
+_CLOSERS = frozenset({")", "]", '"', "”", "’"})
+_LONGEST_PATTERN = max(len(p.split()) for p in RELATION_PATTERNS)
+# cue (alphabetic words between two names, ending the gap) -> (method, alias is the first name)
+ALIAS_CUES: dict[str, tuple[str, bool]] = {
+    "now known as": ("renamed", True),  # before "known as": the longer cue must win
+    "formerly known as": ("formerly_known_as", False),
+    "previously known as": ("formerly_known_as", False),
+    "also known as": ("also_known_as", False),
+    "otherwise known as": ("also_known_as", False),
+    "known as": ("known_as", False),
+    "also called": ("also_called", False),
+    "formerly": ("formerly", False),
+    "renamed": ("renamed", True),
+}
+_CUE_SLACK = 3  # words allowed before a cue ("NMHT was formerly known as", "is also called")
+_MAX_NOUN_PHRASE = 5
 
-CO_OCCURS = "CO_OCCURS"
 CO_OCCURRENCE_WEIGHT = 0.2  # low on purpose: a shared sentence is weak evidence of a relation
 MAX_NAMES_PER_SENTENCE = 8  # bounds co-occurrence pairs per sentence at 28
-
-
-@dataclass
-class ChunkFacts:
-    mentions: Counter[str] = field(default_factory=Counter)
-    relations: list[tuple[str, str, str, float]] = field(default_factory=list)
-
-
-@dataclass
-class DocFacts:
-    title_key: str
-    surfaces: dict[str, str]  # normalised key -> display name
-    types: dict[str, str]
-    aliases: list[tuple[str, str, str, float]]  # (alias surface, target key, method, confidence)
-    chunks: list[ChunkFacts]
+# Trained-NER labels for quantities and times: values, not entities.
+_VALUE_LABELS = frozenset({"DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL"})
 
 
 class SpacyRuleExtractor:
     """Constructing is free; the spaCy pipeline is built on first use."""
 
-    version = EXTRACTOR_VERSION
-
     def __init__(self, trained_model: str = "") -> None:
         self._trained_model = trained_model
         self._nlp: Any = None
-        self._patterns: list[tuple[list[str], str]] = sorted(
-            ((p.split(), t) for p, t in RELATION_PATTERNS.items()), key=lambda x: -len(x[0])
-        )
+
+    @property
+    def version(self) -> str:
+        if self._trained_model:
+            return f"{EXTRACTOR_VERSION}+{self._trained_model}"
+        return EXTRACTOR_VERSION
 
     def _pipeline(self) -> Any:
         if self._nlp is None:
@@ -83,7 +104,8 @@ class SpacyRuleExtractor:
                 from kg.errors import ConfigError
 
                 try:
-                    self._nlp = spacy.load(self._trained_model)
+                    # Lemmas and vectors are never read; disabling them keeps extraction cheap.
+                    self._nlp = spacy.load(self._trained_model, exclude=["lemmatizer"])
                 except OSError as exc:
                     raise ConfigError(
                         f"KG_SPACY_MODEL={self._trained_model!r} is not an installed spaCy pipeline"
@@ -94,135 +116,195 @@ class SpacyRuleExtractor:
                 self._nlp.add_pipe("sentencizer")
         return self._nlp
 
-    def extract(self, title: str, chunks: list[str]) -> DocFacts:
+    def extract_many(self, docs: Sequence[tuple[str, Sequence[str]]]) -> list[DocFacts]:
+        """Facts for many (title, chunk texts) documents, through one spaCy stream."""
         nlp = self._pipeline()
+        flat = [text for _, chunks in docs for text in chunks]
+        parsed = iter(nlp.pipe(flat, batch_size=256))
+        return [self._facts(title, [next(parsed) for _ in chunks]) for title, chunks in docs]
+
+    def extract(self, title: str, chunks: Sequence[str]) -> DocFacts:
+        return self.extract_many([(title, chunks)])[0]
+
+    def usage(self) -> ExtractionStats:
+        return ExtractionStats()
+
+    def _facts(self, title: str, parsed: list[Any]) -> DocFacts:
         title_key = normalize_name(title)
-        surfaces: dict[str, str] = {title_key: title.strip()} if title_key else {}
-        types: dict[str, str] = {title_key: "SUBJECT"} if title_key else {}
-        aliases: list[tuple[str, str, str, float]] = []
-        facts: list[ChunkFacts] = []
-        for doc in nlp.pipe(chunks):
+        facts = DocFacts(
+            title_key=title_key,
+            surfaces={title_key: title.strip()} if title_key else {},
+            types={title_key: SUBJECT} if title_key else {},
+            aliases=[],
+            chunks=[],
+        )
+        strong: set[str] = set()
+        for doc in parsed:
             cf = ChunkFacts()
             if title_key:
                 cf.mentions[title_key] += 1
             for sent in doc.sents:
-                spans = self._names(sent, doc)
-                for surface, key, _s, _e, kind in spans:
-                    surfaces.setdefault(key, surface)
-                    types.setdefault(key, kind)
-                    cf.mentions[key] += 1
-                aliases.extend(self._aliases(sent, spans))
-                cf.relations.extend(self._relations(sent, spans, doc))
-                keys = list(dict.fromkeys(k for _, k, _, _, _ in spans))[:MAX_NAMES_PER_SENTENCE]
+                spans = self._spans(doc, sent)
+                for s in spans:
+                    facts.surfaces.setdefault(s.key, s.surface)
+                    facts.types.setdefault(s.key, s.kind)
+                    cf.mentions[s.key] += 1
+                    if s.weak:
+                        facts.weak.add(s.key)
+                    else:
+                        strong.add(s.key)
+                    if s.splits:
+                        facts.compounds[s.key] = s.splits
+                facts.aliases.extend(_aliases(doc, spans))
+                cf.relations.extend(self._relations(doc, sent, spans, facts, cf))
+                keys = list(dict.fromkeys(s.key for s in spans))[:MAX_NAMES_PER_SENTENCE]
                 for i, a in enumerate(keys):
                     for b in keys[i + 1 :]:
-                        cf.relations.append((a, CO_OCCURS, b, CO_OCCURRENCE_WEIGHT))
-            facts.append(cf)
-        return DocFacts(title_key, surfaces, types, aliases, facts)
+                        cf.relations.append(RelationFact(a, CO_OCCURS, b, CO_OCCURRENCE_WEIGHT))
+            facts.chunks.append(cf)
+        # A word capitalised mid-sentence anywhere in the document is a name everywhere in it.
+        facts.weak -= strong | {title_key}
+        if facts.weak:
+            words = (w for doc in parsed for w in _WORD.findall(doc.text))
+            facts.lowercase = {w for w in words if w.islower()}
+        return facts
 
-    # --- spans ----------------------------------------------------------------
-    def _names(self, sent: Any, doc: Any) -> list[tuple[str, str, int, int, str]]:
-        """Capitalised spans as (surface, key, start token, end token, type)."""
-        out: list[tuple[str, str, int, int, str]] = []
-        toks = list(sent)
-        i = 0
-        while i < len(toks):
-            if not _is_cap(toks[i]):
-                i += 1
+    def _spans(self, doc: Any, sent: Any) -> list[NameSpan]:
+        spans = find_names(doc, sent.start, sent.end)
+        ents = [e for e in getattr(doc, "ents", ()) if sent.start <= e.start and e.end <= sent.end]
+        if not ents:
+            return spans
+        taken = {k for s in spans for k in range(s.start, s.end)}
+        for ent in ents:
+            if ent.label_ in _VALUE_LABELS or any(k in taken for k in range(ent.start, ent.end)):
                 continue
-            j = i + 1
-            while j < len(toks) and _continues_name(toks, j):
-                j += 1
-            span = doc[toks[i].i : toks[j - 1].i + 1]
-            # Drop leading function words ("The", sentence-initial "For 2026/27").
-            while len(span) > 1 and (span[0].is_stop or span[0].lower_ in _CONNECTORS):
-                span = span[1:]
-            if self._keep(span, sent):
-                surface = span.text.strip()
-                kind = "ACRONYM" if len(span) == 1 and _ACRONYM.match(surface) else "NAME"
-                out.append((surface, normalize_name(surface), span.start, span.end, kind))
-            i = j
-        if getattr(doc, "ents", None):
-            for ent in doc.ents:
-                if ent.start >= sent.start and ent.end <= sent.end:
-                    key = normalize_name(ent.text)
-                    if key and not any(k == key for _, k, _, _, _ in out):
-                        out.append((ent.text, key, ent.start, ent.end, ent.label_))
-        return [s for s in out if s[1]]
-
-    @staticmethod
-    def _keep(span: Any, sent: Any) -> bool:
-        if not span.text.strip() or not any(c.isalpha() for c in span.text):
-            return False
-        if len(span) == 1:
-            tok = span[0]
-            # A lone capitalised stop word or sentence-initial common word is not a name.
-            if tok.is_stop or (tok.i == sent.start and not _ACRONYM.match(tok.text)):
-                return False
-            if len(tok.text) < 2:
-                return False
-        return True
-
-    # --- aliases --------------------------------------------------------------
-    def _aliases(
-        self, sent: Any, spans: list[tuple[str, str, int, int, str]]
-    ) -> list[tuple[str, str, str, float]]:
-        out: list[tuple[str, str, str, float]] = []
-        doc = sent.doc
-        for idx, (surface, key, _start, end, _kind) in enumerate(spans):
-            # "Long Form (ACR)": the acronym in brackets right after a name.
-            if (
-                end + 2 < len(doc) + 1
-                and end + 2 <= sent.end
-                and doc[end].text == "("
-                and end + 2 < len(doc)
-                and doc[end + 2].text == ")"
-            ):
-                acr = doc[end + 1].text
-                if _ACRONYM.match(acr) and acronym_matches(acr, surface):
-                    out.append((acr, key, "acronym", 0.95))
-            # "X, formerly known as Y" / "X is also called Y"
-            if idx + 1 < len(spans):
-                nxt = spans[idx + 1]
-                between = doc[end : nxt[2]].text.lower().replace(",", " ")
-                between = " ".join(between.split())
-                for cue in _ALIAS_CUES:
-                    if between.endswith(cue) and len(between) <= len(cue) + 12:
-                        out.append((nxt[0], key, cue.replace(" ", "_"), 0.9))
-                        break
-        return out
+            key = normalize_name(ent.text)
+            if key:
+                spans.append(NameSpan(ent.start, ent.end, ent.text, key, ent.label_))
+        return sorted(spans, key=lambda s: s.start)
 
     # --- relations ------------------------------------------------------------
     def _relations(
-        self, sent: Any, spans: list[tuple[str, str, int, int, str]], doc: Any
-    ) -> list[tuple[str, str, str, float]]:
-        out: list[tuple[str, str, str, float]] = []
-        for a, b in itertools.pairwise(spans):
-            words = [t.lower_ for t in doc[a[3] : b[2]] if not t.is_punct or t.text == ","]
-            words = [w for w in words if w not in {"the", "a", "an"} or len(words) > 2]
-            phrase = " ".join(w for w in words if w not in {"the"})
-            for pattern, rel in self._patterns:
-                if phrase == " ".join(pattern) or phrase == " ".join(pattern) + " a":
-                    out.append((a[1], rel, b[1], 1.0))
+        self, doc: Any, sent: Any, spans: list[NameSpan], facts: DocFacts, cf: ChunkFacts
+    ) -> list[RelationFact]:
+        out: list[RelationFact] = []
+        for idx, a in enumerate(spans):
+            nxt = spans[idx + 1] if idx + 1 < len(spans) else None
+            stop = nxt.start if nxt else sent.end
+            words, k = _words(doc, a.end, stop)
+            if nxt is not None and k == nxt.start:
+                pattern = RELATION_PATTERNS.get(" ".join(words))
+                if pattern:
+                    src, dst = (nxt.key, a.key) if pattern.passive else (a.key, nxt.key)
+                    out.append(RelationFact(src, pattern.type, dst, 1.0))
+                continue
+            # "X provides community crisis cafés": the object is a noun phrase, not a name.
+            for n in range(1, min(len(words), _LONGEST_PATTERN) + 1):
+                pattern = RELATION_PATTERNS.get(" ".join(words[:n]))
+                if pattern and pattern.noun_phrase:
+                    phrase = _noun_phrase(doc, _skip_words(doc, a.end, n), stop)
+                    if phrase:
+                        key = normalize_name(phrase)
+                        facts.surfaces.setdefault(key, phrase)
+                        facts.types.setdefault(key, CONCEPT)
+                        cf.mentions[key] += 1
+                        out.append(RelationFact(a.key, pattern.type, key, 1.0))
                     break
         return out
 
 
-def _continues_name(toks: list[Any], j: int) -> bool:
-    """Whether token j extends the capitalised name that started before it."""
-    t = toks[j]
-    nxt = toks[j + 1] if j + 1 < len(toks) else None
-    if _is_cap(t) or _YEARISH.match(t.text):
-        return True
-    if nxt is None:
-        return False
-    if t.lower_ in _CONNECTORS:
-        return _is_cap(nxt)
-    if t.text in {"-", "–", "/"}:
-        return _is_cap(nxt) or bool(nxt.like_num and toks[j - 1].like_num)
-    return False
+def _words(doc: Any, start: int, stop: int) -> tuple[list[str], int]:
+    """Lower-case words from ``start`` (articles dropped) until punctuation other than a comma,
+    at most a pattern's length; returns them and where reading stopped."""
+    words: list[str] = []
+    k = start
+    while k < stop and doc[k].text in _CLOSERS:  # "Long Form (ACR) leads ..."
+        k += 1
+    while k < stop and len(words) <= _LONGEST_PATTERN:
+        tok = doc[k]
+        if tok.is_punct and tok.text != ",":
+            break
+        if tok.is_alpha and tok.lower_ not in ARTICLES:
+            words.append(tok.lower_)
+        k += 1
+    return words, k
 
 
-def _is_cap(tok: Any) -> bool:
-    text = tok.text
-    return bool(text) and text[0].isupper() and any(c.isalpha() for c in text)
+def _skip_words(doc: Any, start: int, n: int) -> int:
+    """Token index after ``n`` non-article words from ``start``."""
+    k, seen = start, 0
+    while seen < n:
+        if doc[k].is_alpha and doc[k].lower_ not in ARTICLES:
+            seen += 1
+        k += 1
+    return k
+
+
+def _noun_phrase(doc: Any, start: int, stop: int) -> str:
+    k = start
+    while k < stop and doc[k].lower_ in ARTICLES:
+        k += 1
+    begin = k
+    while (
+        k < stop
+        and k - begin < _MAX_NOUN_PHRASE
+        and doc[k].is_lower
+        and (doc[k].is_alpha or "-" in doc[k].text)
+        and not doc[k].is_stop
+    ):
+        k += 1
+    if k == begin:
+        return ""
+    return str(doc[begin:k].text)
+
+
+# --- aliases ------------------------------------------------------------------
+def _aliases(doc: Any, spans: list[NameSpan]) -> list[AliasFact]:
+    out: list[AliasFact] = []
+    for idx, a in enumerate(spans):
+        b = spans[idx + 1] if idx + 1 < len(spans) else None
+        if b is None:
+            continue
+        gap = doc[a.end : b.start]
+        gap_text = "".join(t.text_with_ws for t in gap).strip()
+        long_short = _acronym_pair(a, b)
+        # "Long Form (ACR)" / "ACR (Long Form)"
+        if gap_text == "(" and doc[b.end : b.end + 1].text == ")" and long_short:
+            out.append(AliasFact(long_short[1].surface, long_short[0].key, "acronym", 0.95))
+            continue
+        # apposition: "ACR, the Long Form," / "the Long Form, ACR,"
+        if gap_text in (",", ", the") and long_short:
+            out.append(AliasFact(long_short[1].surface, long_short[0].key, "apposition", 0.85))
+            continue
+        words = [t.lower_ for t in gap if t.is_alpha]
+        for cue, (method, reverse) in ALIAS_CUES.items():
+            size = len(cue.split())
+            if words[-size:] == cue.split() and len(words) - size <= _CUE_SLACK:
+                alias, target = (a, b) if reverse else (b, a)
+                if alias.key != target.key:
+                    out.append(AliasFact(alias.surface, target.key, method, 0.9))
+                break
+    return out
+
+
+def _acronym_pair(a: NameSpan, b: NameSpan) -> tuple[NameSpan, NameSpan] | None:
+    """(long form, acronym) when one of two names is an acronym of the other."""
+    for long, short in ((a, b), (b, a)):
+        if (
+            short.kind == ACRONYM
+            and long.kind != ACRONYM
+            and is_acronym(short.surface)
+            and acronym_matches(short.surface, long.surface)
+        ):
+            return long, short
+    return None
+
+
+__all__ = [
+    "CO_OCCURRENCE_WEIGHT",
+    "CO_OCCURS",
+    "EXTRACTOR_VERSION",
+    "NAME",
+    "RELATION_PATTERNS",
+    "SpacyRuleExtractor",
+]

@@ -79,6 +79,16 @@ class Mention(_Model):
     count: int = Field(default=1, ge=1)
 
 
+class SameAs(_Model):
+    """Two entities that are probably one, kept apart because the evidence is not conclusive
+    (entity resolution merges the conclusive pairs instead)."""
+
+    source_id: str
+    target_id: str
+    score: float = Field(ge=0.0, le=1.0)
+    method: str
+
+
 class DocumentGraph(_Model):
     """Everything one document contributes to the graph, written in one transaction."""
 
@@ -88,3 +98,5 @@ class DocumentGraph(_Model):
     aliases: tuple[Alias, ...] = ()
     relations: tuple[Relation, ...] = ()
     mentions: tuple[Mention, ...] = ()
+    # Written by adapters that support SAME_AS edges; the document is their provenance.
+    same_as: tuple[SameAs, ...] = ()

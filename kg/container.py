@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from extraction.facts import Extractor
 from extraction.pipeline import Ingestor
 from extraction.spacy_rules import SpacyRuleExtractor
 from graph_store import GraphStore
@@ -44,8 +45,21 @@ def build_store(settings: Settings, embedder: Embedder) -> GraphStore:
     raise ConfigError(f"unknown store {settings.store!r}")  # pragma: no cover - Literal
 
 
-def build_extractor(settings: Settings) -> SpacyRuleExtractor:
-    return SpacyRuleExtractor(trained_model=settings.spacy_model)
+def build_extractor(settings: Settings) -> Extractor:
+    """Rules always; rules plus the LLM when ``KG_LLM__BASE_URL`` and ``KG_LLM__MODEL`` are set
+    (``KG_EXTRACTION__LLM_ENABLED=false`` keeps ingest on the rules alone)."""
+    rules = SpacyRuleExtractor(trained_model=settings.spacy_model)
+    if not (settings.extraction.llm_enabled and settings.llm.configured):
+        return rules
+    from agents.llm import build_llm
+    from extraction.llm_cache import LlmCache
+    from extraction.llm_extractor import LlmExtractor
+
+    client = build_llm(settings.llm)
+    if client is None:
+        return rules
+    cache = LlmCache(settings.data_dir / "llm-cache")
+    return LlmExtractor(rules, client, cache, settings.extraction)
 
 
 @dataclass
@@ -53,7 +67,7 @@ class Container:
     settings: Settings
     embedder: Embedder
     store: GraphStore
-    extractor: SpacyRuleExtractor
+    extractor: Extractor
 
     def ingestor(self) -> Ingestor:
         return Ingestor(self.store, self.embedder, self.extractor, self.settings)

@@ -94,3 +94,18 @@ def test_discover_reports_missing_paths_and_skips_unsupported(tmp_path: Path) ->
     files, errors = discover([tmp_path, tmp_path / "nope"])
     assert [f.name for f in files] == ["a.md"]
     assert "no such file" in str(errors[0])
+
+
+def test_html_heading_repeating_the_title_is_not_body_and_metadata_is_read(
+    tmp_path: Path,
+) -> None:
+    page = tmp_path / "paper.html"
+    page.write_text(
+        "<html><head><title>RUHT Board Paper</title></head><body>"
+        "<h1>RUHT Board Paper</h1><p>Date: 2026-02-26</p><p>Type: board paper</p>"
+        "<p>Purpose. This paper updates the board.</p></body></html>",
+        encoding="utf-8",
+    )
+    [doc] = load_file(page, 10_000)
+    assert (doc.title, doc.date, doc.doc_type) == ("RUHT Board Paper", "2026-02-26", "board paper")
+    assert doc.text.startswith("Purpose.")

@@ -1,0 +1,174 @@
+"""Ingest throughput against embedding alone: what extraction, resolution and writes cost.
+
+One run, one process: the model is loaded and warmed first, then the corpus's passages are
+embedded alone (same model, same batch size), then the whole ingest runs on the rules-only
+path into a fresh temporary embedded store. The ratio of the two throughputs says how much the
+graph costs on top of the embeddings it cannot do without (1.0: nothing; the target is 0.8).
+
+    python -m bench.ingest CORPUS.json [--limit N] [--out result.json] [--profile out.pstats]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import pstats
+import resource
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.environment import describe
+from extraction.loaders import load_file
+from kg.container import build
+from kg.settings import Settings, get_settings
+from retrieval.embedder import Embedder
+
+TARGET_RATIO = 0.8
+_PROFILE_ROWS = 25
+
+
+def run(
+    corpus: Path,
+    *,
+    settings: Settings | None = None,
+    limit: int | None = None,
+    profile: Path | None = None,
+    embedder: Embedder | None = None,
+) -> dict[str, Any]:
+    """Measure one corpus (md/txt/html/pdf file, folder, or HippoRAG corpus JSON).
+
+    ``settings`` gives the embedding model, batch size and chunking (default: the process
+    settings); the store is always a fresh embedded one in a temporary folder and the LLM is
+    never called. ``profile`` writes cProfile stats of the ingest there, and the heaviest
+    functions go into the result. ``embedder`` reuses an already loaded model."""
+    base = settings or get_settings()
+    workdir = Path(tempfile.mkdtemp(prefix="kg-bench-ingest-"))
+    cfg = base.model_copy(
+        update={
+            "data_dir": workdir / "kg",
+            "store": "embedded",
+            "extraction": base.extraction.model_copy(update={"llm_enabled": False}),
+        }
+    )
+    try:
+        return _measure(corpus, cfg, limit, profile, embedder)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _measure(
+    corpus: Path,
+    cfg: Settings,
+    limit: int | None,
+    profile: Path | None,
+    embedder: Embedder | None,
+) -> dict[str, Any]:
+    container = build(cfg)
+    if embedder is not None:
+        container.embedder = embedder
+    sources = []
+    for path in sorted(corpus.rglob("*")) if corpus.is_dir() else [corpus]:
+        if path.is_file():
+            sources.extend(load_file(path, cfg.ingest.max_file_bytes))
+    if limit is not None:
+        sources = sources[:limit]
+    texts = [s.text for s in sources]
+    model = container.embedder
+    model.embed(texts[:8])  # load and warm the model outside both measurements
+    model.count_tokens("warm")
+
+    started = time.perf_counter()
+    model.embed(texts)
+    embed_s = time.perf_counter() - started
+
+    container.store.open()
+    try:
+        container.store.init_schema()
+        ingestor = container.ingestor()
+        profiler = cProfile.Profile() if profile else None
+        started = time.perf_counter()
+        if profiler:
+            profiler.enable()
+        report = ingestor.ingest_documents(sources)
+        if profiler:
+            profiler.disable()
+        ingest_s = time.perf_counter() - started
+        counts = container.store.counts().as_dict()
+        environment = describe(container)
+    finally:
+        container.store.close()
+
+    n = len(sources)
+    embed_rate = n / embed_s if embed_s else 0.0
+    ingest_rate = n / ingest_s if ingest_s else 0.0
+    ratio = ingest_rate / embed_rate if embed_rate else 0.0
+    result: dict[str, Any] = {
+        "corpus": str(corpus),
+        "passages": n,
+        "chunks": report.chunks_written,
+        "embedding_model": model.model_name,
+        "batch_size": cfg.embedding.batch_size,
+        "embed_seconds": round(embed_s, 3),
+        "embed_passages_per_s": round(embed_rate, 2),
+        "ingest_seconds": round(ingest_s, 3),
+        "ingest_passages_per_s": round(ingest_rate, 2),
+        "ratio": round(ratio, 3),
+        "target_ratio": TARGET_RATIO,
+        "meets_target": ratio >= TARGET_RATIO,
+        "peak_rss_mb": round(_peak_rss_mb(), 1),
+        "phases_s": {k: round(v, 3) for k, v in report.phases.items()},
+        "resolution": {
+            "entities": report.entities,
+            "new_entities": report.new_entities,
+            "merged": report.merged,
+            "same_as": report.same_as,
+        },
+        "counts": counts,
+        "environment": environment,
+    }
+    if profiler and profile:
+        profiler.dump_stats(str(profile))
+        result["profile"] = {"file": str(profile), "top_by_own_time": _top(profiler)}
+    return result
+
+
+def _peak_rss_mb() -> float:
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    # Linux reports KiB, macOS bytes.
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
+
+
+def _top(profiler: cProfile.Profile) -> list[str]:
+    buffer = io.StringIO()
+    stats = pstats.Stats(profiler, stream=buffer)
+    stats.sort_stats("tottime").print_stats(_PROFILE_ROWS)
+    lines = buffer.getvalue().splitlines()
+    start = next((i for i, line in enumerate(lines) if line.strip().startswith("ncalls")), 0)
+    return [line.strip() for line in lines[start + 1 :] if line.strip()]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.ingest", description=__doc__)
+    parser.add_argument("corpus", type=Path)
+    parser.add_argument("--limit", type=int, default=None, help="first N passages only")
+    parser.add_argument("--out", type=Path, default=None, help="write the result JSON here")
+    parser.add_argument("--profile", type=Path, default=None, help="cProfile stats file")
+    args = parser.parse_args(argv)
+    if not args.corpus.exists():
+        parser.error(f"no such corpus: {args.corpus}")
+    result = run(args.corpus, limit=args.limit, profile=args.profile)
+    text = json.dumps(result, indent=2)
+    if args.out:
+        args.out.write_text(text + "\n", encoding="utf-8")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,143 @@
+"""Chunk embeddings computed on a background thread while extraction and writes go on.
+
+The model's heavy work runs outside the GIL, so rule extraction, resolution and store writes on
+the main thread overlap with it. Model calls are serialised by one lock: a tokenizer may not be
+used by two threads at once. The feed runs at most ``max_ahead_rows`` vectors ahead of the
+consumer (float32), which bounds memory on large runs.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Callable, Sequence
+from types import TracebackType
+from typing import TypeVar
+
+import numpy as np
+
+from kg.errors import EmbeddingError
+from retrieval.embedder import Embedder
+
+_T = TypeVar("_T")
+_POLL_S = 0.2
+DEFAULT_MAX_AHEAD_ROWS = 50_000  # 50k x 384 float32 = 77 MB
+
+
+class LockedEmbedder:
+    """An ``Embedder`` whose model calls are serialised across threads.
+
+    Calls through ``embed`` go before the feed's ``embed_background``: the pipeline waits on
+    the former (entity names), while the feed only has to stay ahead of the writes."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self._inner = inner
+        self._lock = threading.Lock()
+        self._turn = threading.Condition(self._lock)
+        self._waiting = 0  # foreground calls waiting for the model
+        self._busy = False
+
+    @property
+    def model_name(self) -> str:
+        return self._inner.model_name
+
+    @property
+    def dimension(self) -> int:
+        return self._inner.dimension
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        return self._call(lambda: self._inner.embed(texts), foreground=True)
+
+    def embed_background(self, texts: Sequence[str]) -> list[list[float]]:
+        return self._call(lambda: self._inner.embed(texts), foreground=False)
+
+    def count_tokens(self, text: str) -> int:
+        return self._call(lambda: self._inner.count_tokens(text), foreground=True)
+
+    def _call(self, work: Callable[[], _T], foreground: bool) -> _T:
+        with self._turn:
+            if foreground:
+                self._waiting += 1
+            try:
+                while self._busy or (not foreground and self._waiting):
+                    self._turn.wait()
+            finally:
+                if foreground:
+                    self._waiting -= 1
+            self._busy = True
+        try:
+            return work()
+        finally:
+            with self._turn:
+                self._busy = False
+                self._turn.notify_all()
+
+
+class EmbeddingFeed:
+    """Embeds ``batches`` of texts in order on a worker thread; ``next()`` returns them in order."""
+
+    def __init__(
+        self,
+        embedder: LockedEmbedder | Embedder,
+        batches: Sequence[Sequence[str]],
+        max_ahead_rows: int = DEFAULT_MAX_AHEAD_ROWS,
+    ) -> None:
+        self._embedder = embedder
+        self._batches = batches
+        rows = max(1, max((len(b) for b in batches), default=1))
+        self._queue: queue.Queue[np.ndarray | BaseException] = queue.Queue(
+            maxsize=max(1, max_ahead_rows // rows)
+        )
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="kg-embed-feed", daemon=True)
+
+    def __enter__(self) -> EmbeddingFeed:
+        self._thread.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        for texts in self._batches:
+            if self._stop.is_set():
+                return
+            try:
+                embed = (
+                    self._embedder.embed_background
+                    if isinstance(self._embedder, LockedEmbedder)
+                    else self._embedder.embed
+                )
+                item: np.ndarray | BaseException = np.asarray(
+                    embed(list(texts)) if texts else [], dtype=np.float32
+                )
+            except BaseException as exc:  # handed to the consumer, raised there
+                item = exc
+            while not self._stop.is_set():
+                try:
+                    self._queue.put(item, timeout=_POLL_S)
+                    break
+                except queue.Full:
+                    continue
+            if isinstance(item, BaseException):
+                return
+
+    def next(self) -> list[list[float]]:
+        """The next batch's vectors; re-raises the worker's error."""
+        while True:
+            try:
+                item = self._queue.get(timeout=_POLL_S)
+                break
+            except queue.Empty:
+                if not self._thread.is_alive() and self._queue.empty():
+                    raise EmbeddingError("the embedding worker ended early") from None
+        if isinstance(item, BaseException):
+            raise item
+        rows: list[list[float]] = item.tolist()
+        return rows

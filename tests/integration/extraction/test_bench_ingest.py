@@ -1,0 +1,23 @@
+"""bench.ingest on the demo corpus: one run gives both throughputs, their ratio and memory."""
+
+from pathlib import Path
+
+from bench.ingest import TARGET_RATIO, run
+from retrieval.embedder import SentenceTransformerEmbedder
+from tests.conftest import DEMO
+
+
+def test_run_reports_both_rates_their_ratio_and_memory(
+    embedder: SentenceTransformerEmbedder, tmp_path: Path
+) -> None:
+    profile = tmp_path / "ingest.pstats"
+    result = run(DEMO, limit=6, profile=profile, embedder=embedder)
+    assert result["passages"] == 6 and result["chunks"] >= 6
+    assert result["counts"]["documents"] == 6
+    assert result["embed_passages_per_s"] > 0 and result["ingest_passages_per_s"] > 0
+    expected = result["ingest_passages_per_s"] / result["embed_passages_per_s"]
+    assert abs(result["ratio"] - expected) < 0.01
+    assert result["meets_target"] == (result["ratio"] >= TARGET_RATIO)
+    assert result["peak_rss_mb"] > 100
+    assert {"extract", "resolve", "write"} <= set(result["phases_s"])
+    assert profile.exists() and result["profile"]["top_by_own_time"]
