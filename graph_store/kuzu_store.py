@@ -40,6 +40,7 @@ from graph_store.rows import (
     entity_row,
     merge_provenance,
     relation_rows,
+    same_as_rows,
     to_chunk_hit,
     to_document_info,
 )
@@ -224,6 +225,9 @@ class KuzuGraphStore(KuzuExploreMixin):
                     self._replace(g)
 
             self._in_transaction(work)
+            same_as = same_as_rows(graphs)
+            if same_as:
+                self._in_transaction(lambda: self._q_rows("same_as_merge", same_as))
 
     def delete_document(self, doc_id: str) -> bool:
         with self._writing():
