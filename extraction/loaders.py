@@ -41,16 +41,19 @@ def discover(paths: list[Path]) -> tuple[list[Path], list[InputError]]:
     files: list[Path] = []
     errors: list[InputError] = []
     for path in paths:
-        if path.is_dir():
-            for child in sorted(path.rglob("*")):
-                if child.name.startswith(".") or child.name.lower() == "readme.md":
-                    continue
-                if child.suffix.lower() in SUPPORTED_SUFFIXES and not child.is_dir():
-                    files.append(child)
-        elif path.exists() or path.is_symlink():
-            files.append(path)
-        else:
-            errors.append(InputError(str(path), "no such file or directory"))
+        try:
+            if path.is_dir():
+                for child in sorted(path.rglob("*")):
+                    if child.name.startswith(".") or child.name.lower() == "readme.md":
+                        continue
+                    if child.suffix.lower() in SUPPORTED_SUFFIXES and not child.is_dir():
+                        files.append(child)
+            elif path.exists() or path.is_symlink():
+                files.append(path)
+            else:
+                errors.append(InputError(str(path), "no such file or directory"))
+        except OSError as exc:  # a name too long, a permission denied on a directory, ...
+            errors.append(InputError(str(path)[:200], exc.strerror or str(exc)))
     return files, errors
 
 
@@ -185,6 +188,8 @@ def _load_corpus(path: Path, text: str) -> Iterator[SourceDocument]:
         raise InputError(
             str(path), f"malformed JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
         ) from exc
+    except RecursionError as exc:
+        raise InputError(str(path), "JSON nested too deeply to be a corpus") from exc
     uri = str(path.resolve())
     if isinstance(data, dict):
         items = list(data.items())

@@ -11,6 +11,7 @@ over the whole run and the graph's own aliases (extraction/resolution.py). When
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -89,6 +90,7 @@ class SpacyRuleExtractor:
     def __init__(self, trained_model: str = "") -> None:
         self._trained_model = trained_model
         self._nlp: Any = None
+        self._nlp_lock = threading.Lock()
 
     @property
     def version(self) -> str:
@@ -97,24 +99,29 @@ class SpacyRuleExtractor:
         return EXTRACTOR_VERSION
 
     def _pipeline(self) -> Any:
-        if self._nlp is None:
-            import spacy
+        # Built in a local and published under a lock: another thread must never see a
+        # pipeline that has no sentence boundaries yet (concurrent API uploads did).
+        with self._nlp_lock:
+            if self._nlp is None:
+                import spacy
 
-            if self._trained_model:
-                from kg.errors import ConfigError
+                if self._trained_model:
+                    from kg.errors import ConfigError
 
-                try:
-                    # Lemmas and vectors are never read; disabling them keeps extraction cheap.
-                    self._nlp = spacy.load(self._trained_model, exclude=["lemmatizer"])
-                except OSError as exc:
-                    raise ConfigError(
-                        f"KG_SPACY_MODEL={self._trained_model!r} is not an installed spaCy pipeline"
-                    ) from exc
-            else:
-                self._nlp = spacy.blank("en")
-            if "sentencizer" not in self._nlp.pipe_names and "parser" not in self._nlp.pipe_names:
-                self._nlp.add_pipe("sentencizer")
-        return self._nlp
+                    try:
+                        # Lemmas and vectors are never read; disabling them keeps it cheap.
+                        nlp = spacy.load(self._trained_model, exclude=["lemmatizer"])
+                    except OSError as exc:
+                        raise ConfigError(
+                            f"KG_SPACY_MODEL={self._trained_model!r} is not an installed "
+                            "spaCy pipeline"
+                        ) from exc
+                else:
+                    nlp = spacy.blank("en")
+                if "sentencizer" not in nlp.pipe_names and "parser" not in nlp.pipe_names:
+                    nlp.add_pipe("sentencizer")
+                self._nlp = nlp
+            return self._nlp
 
     def extract_many(self, docs: Sequence[tuple[str, Sequence[str]]]) -> list[DocFacts]:
         """Facts for many (title, chunk texts) documents, through one spaCy stream."""

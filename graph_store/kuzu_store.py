@@ -20,6 +20,7 @@ incrementally maintained FTS indexes returned wrong rows after deletes.
 from __future__ import annotations
 
 import contextlib
+import re
 import threading
 import uuid
 from collections.abc import Callable, Iterator, Sequence
@@ -39,6 +40,7 @@ from graph_store.rows import (
     entity_row,
     merge_provenance,
     relation_rows,
+    same_as_rows,
     to_chunk_hit,
     to_document_info,
 )
@@ -223,6 +225,9 @@ class KuzuGraphStore(KuzuExploreMixin):
                     self._replace(g)
 
             self._in_transaction(work)
+            same_as = same_as_rows(graphs)
+            if same_as:
+                self._in_transaction(lambda: self._q_rows("same_as_merge", same_as))
 
     def delete_document(self, doc_id: str) -> bool:
         with self._writing():
@@ -247,12 +252,33 @@ class KuzuGraphStore(KuzuExploreMixin):
         if self._fts_ready:
             return
         present = self._present_fulltext()
+        drops = dict(zip(_FTS_INDEXES, cypher.statements("kuzu", "fulltext_drop"), strict=True))
         for stmt, name in zip(
             cypher.statements("kuzu", "fulltext_create"), _FTS_INDEXES, strict=True
         ):
-            if name not in present:
+            if name in present:
+                continue
+            try:
+                self._run_raw(stmt)
+            except StoreError as exc:
+                # A process killed while building the index leaves part of it behind: the
+                # catalogue does not list it, yet creating it again says it exists.
+                if "already exists" not in str(exc):
+                    raise
+                self._clear_fulltext_remains(name, drops[name])
                 self._run_raw(stmt)
         self._fts_ready = True
+
+    def _clear_fulltext_remains(self, name: str, drop: str) -> None:
+        with contextlib.suppress(StoreError):
+            self._run_raw(drop)
+        # Kùzu keeps an FTS index in internal tables named "<table id>_<index>_<part>".
+        pattern = re.compile(rf"^[0-9]+_{re.escape(name)}_[a-z_]+$")
+        tables = [r[0] for r in self._run_raw("CALL SHOW_TABLES() RETURN name")]
+        for table in tables:
+            if pattern.match(table):  # a catalogue name checked by pattern, never user text
+                with contextlib.suppress(StoreError):
+                    self._run_raw(f"DROP TABLE `{table}`")
 
     def _in_transaction(self, work: Callable[[], object]) -> None:
         self._drop_fulltext()
@@ -446,7 +472,11 @@ class KuzuGraphStore(KuzuExploreMixin):
         return out
 
     def list_documents(self, offset: int = 0, limit: int = 50) -> list[DocumentInfo]:
-        rows = self._q("documents_list", offset=max(0, offset), limit=max(0, limit))
+        # Kùzu 0.11.3 crashes the process (SIGSEGV) on SKIP values far past the row count, so
+        # a page that starts beyond the last document is answered without asking.
+        if offset >= self.counts().documents:
+            return []
+        rows = self._q("documents_list", offset=max(0, offset), limit=max(0, min(limit, 100_000)))
         return [to_document_info(r) for r in rows]
 
     def find_documents(self, key: str) -> list[DocumentInfo]:

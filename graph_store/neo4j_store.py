@@ -35,6 +35,7 @@ from graph_store.port import MAX_HOPS
 from graph_store.rows import (
     chunk_rows,
     entity_row,
+    same_as_rows,
     to_chunk_hit,
     to_document_info,
 )
@@ -229,9 +230,13 @@ class Neo4jGraphStore(Neo4jExploreMixin):
             for e in g.entities:
                 entity_row(e, self._dim)
 
+        same_as = same_as_rows(graphs)
+
         def work(tx: Any) -> None:
             for g in graphs:
                 writes.replace_document(tx, g, self._dim)
+            if same_as:
+                tx.run(cypher.load("neo4j", "same_as_merge"), rows=same_as).consume()
 
         self._write_tx(work)
 

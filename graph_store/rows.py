@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from graph_schema import Alias, Chunk, Document, Entity, Relation
+from graph_schema import Alias, Chunk, Document, DocumentGraph, Entity, Relation
 from graph_store.types import ChunkHit, DocumentInfo
 from kg.errors import StoreError
 
@@ -134,3 +134,19 @@ def entity_row(entity: Entity, dim: int) -> dict[str, Any]:
         "description": entity.description,
         "embedding": emb,
     }
+
+
+def same_as_rows(graphs: Sequence[DocumentGraph]) -> list[dict[str, Any]]:
+    """SAME_AS pairs of a batch, strongest score per ordered pair."""
+    best: dict[tuple[str, str], dict[str, Any]] = {}
+    for g in graphs:
+        for p in g.same_as:
+            key = (p.source_id, p.target_id)
+            if key not in best or p.score > best[key]["score"]:
+                best[key] = {
+                    "source_id": p.source_id,
+                    "target_id": p.target_id,
+                    "score": float(p.score),
+                    "method": p.method,
+                }
+    return list(best.values())

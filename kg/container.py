@@ -5,7 +5,7 @@ Nothing here does I/O; adapters connect when opened.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from extraction.facts import Extractor
 from extraction.pipeline import Ingestor
@@ -72,8 +72,15 @@ class Container:
     def ingestor(self) -> Ingestor:
         return Ingestor(self.store, self.embedder, self.extractor, self.settings)
 
+    _searcher: Searcher | None = field(default=None, init=False, repr=False, compare=False)
+
     def searcher(self) -> Searcher:
-        return Searcher(self.store, self.embedder, self.settings.retrieval)
+        """One searcher per container: it holds the graph preset's in-memory index, which
+        must outlive a request. Rebuilt if the store or embedder was swapped."""
+        s = self._searcher
+        if s is None or s.store is not self.store or s.embedder is not self.embedder:
+            s = self._searcher = Searcher(self.store, self.embedder, self.settings.retrieval)
+        return s
 
 
 def build(settings: Settings) -> Container:

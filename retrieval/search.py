@@ -75,6 +75,14 @@ class Searcher:
         self._settings = settings
         self._cache = GraphIndexCache(store)
 
+    @property
+    def store(self) -> GraphStore:
+        return self._store
+
+    @property
+    def embedder(self) -> Embedder:
+        return self._embedder
+
     def search(
         self,
         question: str,

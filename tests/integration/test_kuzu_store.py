@@ -179,3 +179,28 @@ def test_schema_version_mismatch_is_a_clear_error(tmp_path: Path) -> None:
         KuzuGraphStore(tmp_path / "g.kuzu", DIM, "m").open()
     with pytest.raises(SchemaVersionError):
         KuzuGraphStore(tmp_path / "g.kuzu", DIM * 2, "other").open()
+
+
+def test_same_as_edges_are_written_keep_the_best_score_and_lose_nothing(
+    store: KuzuGraphStore,
+) -> None:
+    from graph_schema.models import SameAs
+
+    g = graph("a", ["alpha text", "more alpha"], ["x", "y", "z"], [("x", "y")])
+    g = g.model_copy(
+        update={
+            "same_as": (
+                SameAs(source_id="x", target_id="z", score=0.7, method="similarity"),
+                SameAs(source_id="x", target_id="z", score=0.8, method="similarity"),
+            )
+        }
+    )
+    store.upsert_documents([g])
+    store.upsert_documents([g])  # idempotent
+    rows = store.run_read_only(
+        "MATCH (a:Entity)-[s:SAME_AS]->(b:Entity) RETURN a.id AS a, b.id AS b, s.score AS score"
+    )
+    assert rows == [{"a": "x", "b": "z", "score": pytest.approx(0.8)}]
+    # The documents' own writes are intact next to the extra relationship table.
+    counts = store.counts()
+    assert (counts.documents, counts.chunks, counts.entities, counts.relations) == (1, 2, 3, 1)
