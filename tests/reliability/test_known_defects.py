@@ -1,7 +1,7 @@
-"""Defects found by the reliability suite, pinned as strict xfails until they are fixed.
+"""Defects the reliability suite found, now fixed; kept as regression tests.
 
-Each runs in a subprocess because the defect kills the process (a segfault), which would take
-the test run down with it.
+The listing test runs in a subprocess because the original defect killed the process (a
+segfault), which would take the test run down with it.
 """
 
 from __future__ import annotations
@@ -39,9 +39,6 @@ c.store.close()
 """
 
 
-@pytest.mark.xfail(
-    strict=True, reason="Kùzu segfaults on SKIP 1,000,000 over a non-empty Document table"
-)
 def test_listing_documents_far_past_the_end_is_empty_not_a_crash(tmp_path: Path) -> None:
     result = subprocess.run(
         [sys.executable, "-c", LIST_PAST_THE_END, str(tmp_path)],
@@ -53,7 +50,6 @@ def test_listing_documents_far_past_the_end_is_empty_not_a_crash(tmp_path: Path)
     assert result.returncode == 0, f"exit {result.returncode}: {result.stderr[-2000:]}"
 
 
-@pytest.mark.xfail(strict=True, reason="ENAMETOOLONG from Path.is_dir escapes discover()")
 def test_an_over_long_ingest_path_is_a_client_error(small_client: httpx.Client) -> None:
     # extraction/loaders.py discover() calls path.is_dir() on the caller's path; a component
     # over 255 bytes raises OSError (errno 36), which reaches the API as a 500.
@@ -61,7 +57,6 @@ def test_an_over_long_ingest_path_is_a_client_error(small_client: httpx.Client) 
     assert response.status_code == 422, response.text
 
 
-@pytest.mark.xfail(strict=True, reason="RecursionError escapes _load_corpus (json.loads)")
 def test_a_deeply_nested_json_corpus_is_an_input_error(tmp_path: Path) -> None:
     # extraction/loaders.py _load_corpus catches json.JSONDecodeError only; 100,000 nested
     # arrays make json.loads raise RecursionError, which is no InputError (a 500 over the API).
