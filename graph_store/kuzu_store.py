@@ -221,8 +221,16 @@ class KuzuGraphStore(KuzuExploreMixin):
         with self._writing():
 
             def work() -> None:
+                touched: set[str] = set()
+                written: set[str] = set()
                 for g in graphs:
-                    self._replace(g)
+                    candidates, mentioned = self._replace(g)
+                    touched |= candidates
+                    written |= mentioned
+                # Orphan clean-up once, at the end, and never for an entity this batch
+                # writes: inside one transaction Kùzu 0.11.3 did not always see mentions
+                # created earlier in it, and deleted entities the batch had just mentioned.
+                self._cleanup(touched - written, touched | written)
 
             self._in_transaction(work)
             same_as = same_as_rows(graphs)
@@ -335,10 +343,12 @@ class KuzuGraphStore(KuzuExploreMixin):
         chunk_ids = {row[0] for row in self._q("document_chunk_ids", id=doc_id)}
         return touched, chunk_ids
 
-    def _cleanup(self, entity_ids: set[str]) -> None:
-        ids = sorted(entity_ids)
+    def _cleanup(self, candidates: set[str], recount: set[str] | None = None) -> None:
+        """Delete the candidate entities nothing mentions any more; refresh mention counts."""
+        if candidates:
+            self._q("entities_delete_orphans", entity_ids=sorted(candidates))
+        ids = sorted(candidates | (recount or set()))
         if ids:
-            self._q("entities_delete_orphans", entity_ids=ids)
             self._q("entities_count_mentions", ids=ids)
         self._q("aliases_delete_orphans")
 
@@ -349,7 +359,9 @@ class KuzuGraphStore(KuzuExploreMixin):
         self._q("document_delete", id=doc_id)
         self._cleanup(touched)
 
-    def _replace(self, graph: DocumentGraph) -> None:
+    def _replace(self, graph: DocumentGraph) -> tuple[set[str], set[str]]:
+        """Write one document over its earlier version; returns (orphan candidates, entities
+        this version mentions) for the batch's clean-up."""
         doc_id = graph.document.id
         touched, old_chunks = self._detach(doc_id)
         new_ids = {c.id for c in graph.chunks}
@@ -395,7 +407,10 @@ class KuzuGraphStore(KuzuExploreMixin):
             create, update = merge_provenance(relations, rel_have, key, "evidence")
             self._q_rows("relations_delete_keys", update)
             self._q_rows("relations_create", create + update)
-        self._cleanup(touched | set(ids))
+        # Entities written without a mention (relation or alias ends only) are candidates for
+        # the clean-up like the earlier version's; the ones mentioned here are kept.
+        mentioned = {m.entity_id for m in graph.mentions}
+        return touched | (set(ids) - mentioned), mentioned
 
     def refresh_indexes(self) -> None:
         """Rebuild full-text indexes and, when the graph changed since the last run, global

@@ -204,3 +204,19 @@ def test_same_as_edges_are_written_keep_the_best_score_and_lose_nothing(
     # The documents' own writes are intact next to the extra relationship table.
     counts = store.counts()
     assert (counts.documents, counts.chunks, counts.entities, counts.relations) == (1, 2, 3, 1)
+
+
+def test_batch_replacing_documents_that_share_entities_keeps_them(store: KuzuGraphStore) -> None:
+    a = graph("a", ["alpha one"], ["s", "x"], [])
+    b = graph("b", ["beta one"], ["s", "y"], [])
+    store.upsert_documents([a, b])
+    # New versions in one batch: a still mentions s, b no longer does.
+    a2 = graph("a", ["alpha two"], ["s", "x"], [])
+    b2 = graph("b", ["beta two"], ["y"], [])
+    store.upsert_documents([a2, b2])
+    export = store.export_graph()
+    assert sorted(export.entity_ids) == ["s", "x", "y"]
+    assert ("s" in {e for _, e, _ in export.mentions}) is True
+    # And when nothing mentions s any more, the batch clean-up removes it.
+    store.upsert_documents([graph("a", ["alpha three"], ["x"], []), b2])
+    assert sorted(store.export_graph().entity_ids) == ["x", "y"]
