@@ -39,6 +39,8 @@ from graph_store.rows import (
     document_params,
     entity_row,
     merge_provenance,
+    read_graph_export,
+    read_projection,
     relation_rows,
     same_as_rows,
     to_chunk_hit,
@@ -432,32 +434,8 @@ class KuzuGraphStore(KuzuExploreMixin):
         return self._meta("graph_version") or ""
 
     def projection_data(self) -> ProjectionData:
-        # Read the version first: a write landing during the reads makes the snapshot look
-        # older than it is, so the cache is rebuilt next time rather than kept stale.
         version = self.graph_version()
-        docs = self._q("proj_documents")
-        chunks = self._q("proj_chunks")
-        entities = self._q("proj_entities")
-        return ProjectionData(
-            version=version,
-            doc_ids=[r[0] for r in docs],
-            doc_titles=[r[1] or "" for r in docs],
-            doc_meta=[(r[2] or "", r[3] or "", r[4] or "") for r in docs],
-            doc_authority=[float(r[5] or 0.0) for r in docs],
-            chunk_ids=[r[0] for r in chunks],
-            chunk_docs=[r[1] for r in chunks],
-            chunk_index=[int(r[2]) for r in chunks],
-            chunk_tokens=[int(r[3] or 0) for r in chunks],
-            chunk_embeddings=[r[4] for r in chunks],
-            entity_ids=[r[0] for r in entities],
-            entity_names=[r[1] or "" for r in entities],
-            entity_types=[r[2] or "" for r in entities],
-            entity_pagerank=[float(r[3] or 0.0) for r in entities],
-            mentions=[(r[0], r[1], int(r[2])) for r in self._q("export_mentions")],
-            relations=[(r[0], r[1], r[2], float(r[3])) for r in self._q("export_relations")],
-            aliases=[(r[0], r[1], float(r[2] or 0.0)) for r in self._q("proj_aliases")],
-            entity_embeddings=[r[4] for r in entities],
-        )
+        return read_projection(version, lambda name: self._q(name))
 
     def set_pagerank(self, entity_scores: dict[str, float], doc_scores: dict[str, float]) -> None:
         with self._writing():
@@ -544,17 +522,7 @@ class KuzuGraphStore(KuzuExploreMixin):
         return Subgraph(nodes=nodes, edges=edges)
 
     def export_graph(self) -> GraphExport:
-        chunks = self._q("export_chunks")
-        entities = self._q("export_entities")
-        return GraphExport(
-            chunk_ids=[r[0] for r in chunks],
-            chunk_docs=[r[1] for r in chunks],
-            entity_ids=[r[0] for r in entities],
-            entity_names=[r[1] for r in entities],
-            mentions=[(r[0], r[1], int(r[2])) for r in self._q("export_mentions")],
-            relations=[(r[0], r[1], r[2], float(r[3])) for r in self._q("export_relations")],
-            next_edges=[(r[0], r[1]) for r in self._q("export_next")],
-        )
+        return read_graph_export(lambda name: self._q(name))
 
     def counts(self) -> Counts:
         row = self._q("counts")[0]

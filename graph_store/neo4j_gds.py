@@ -23,6 +23,7 @@ from typing import Any
 
 from graph_store.neo4j_rows import RankedNode, seed_rows
 from graph_store.projection import NEXT_WEIGHT, Projection, document_authority
+from graph_store.rows import read_projection
 from graph_store.types import ProjectionData
 from kg.errors import StoreError
 
@@ -190,32 +191,7 @@ class Neo4jRanker:
         return str(rows[0][0]) if rows and rows[0][0] is not None else ""
 
     def projection_data(self) -> ProjectionData:
-        # The version is read first: a write landing during the reads makes the snapshot look
-        # older than it is, so caches rebuild it next time rather than keep it stale.
-        version = self.graph_version()
-        docs = self._read("proj_documents")
-        chunks = self._read("proj_chunks")
-        entities = self._read("proj_entities")
-        return ProjectionData(
-            version=version,
-            doc_ids=[r[0] for r in docs],
-            doc_titles=[r[1] or "" for r in docs],
-            doc_meta=[(r[2] or "", r[3] or "", r[4] or "") for r in docs],
-            doc_authority=[float(r[5] or 0.0) for r in docs],
-            chunk_ids=[r[0] for r in chunks],
-            chunk_docs=[r[1] for r in chunks],
-            chunk_index=[int(r[2] or 0) for r in chunks],
-            chunk_tokens=[int(r[3] or 0) for r in chunks],
-            chunk_embeddings=[list(r[4] or ()) for r in chunks],
-            entity_ids=[r[0] for r in entities],
-            entity_names=[r[1] or "" for r in entities],
-            entity_types=[r[2] or "" for r in entities],
-            entity_pagerank=[float(r[3] or 0.0) for r in entities],
-            mentions=[(r[0], r[1], int(r[2] or 1)) for r in self._read("export_mentions")],
-            relations=[(r[0], r[1], r[2], float(r[3])) for r in self._read("export_relations")],
-            aliases=[(r[0], r[1], float(r[2] or 0.0)) for r in self._read("proj_aliases")],
-            entity_embeddings=[list(r[4] or ()) for r in entities],
-        )
+        return read_projection(self.graph_version(), lambda name: self._read(name))
 
     def _projection(self) -> tuple[Projection, ProjectionData]:
         version = self.graph_version()

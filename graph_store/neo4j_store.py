@@ -35,6 +35,7 @@ from graph_store.port import MAX_HOPS
 from graph_store.rows import (
     chunk_rows,
     entity_row,
+    read_graph_export,
     same_as_rows,
     to_chunk_hit,
     to_document_info,
@@ -340,17 +341,7 @@ class Neo4jGraphStore(Neo4jExploreMixin):
         return Subgraph(nodes=nodes, edges=edges)
 
     def export_graph(self) -> GraphExport:
-        chunks = self._read("export_chunks")
-        entities = self._read("export_entities")
-        return GraphExport(
-            chunk_ids=[r[0] for r in chunks],
-            chunk_docs=[r[1] for r in chunks],
-            entity_ids=[r[0] for r in entities],
-            entity_names=[r[1] for r in entities],
-            mentions=[(r[0], r[1], int(r[2])) for r in self._read("export_mentions")],
-            relations=[(r[0], r[1], r[2], float(r[3])) for r in self._read("export_relations")],
-            next_edges=[(r[0], r[1]) for r in self._read("export_next")],
-        )
+        return read_graph_export(lambda name: self._read(name))
 
     def counts(self) -> Counts:
         return Counts(*(int(v) for v in self._read("counts")[0]))

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from graph_schema import Alias, Chunk, Document, DocumentGraph, Entity, Relation
-from graph_store.types import ChunkHit, DocumentInfo
+from graph_store.types import ChunkHit, DocumentInfo, GraphExport, ProjectionData
 from kg.errors import StoreError
 
 
@@ -150,3 +150,50 @@ def same_as_rows(graphs: Sequence[DocumentGraph]) -> list[dict[str, Any]]:
                     "method": p.method,
                 }
     return list(best.values())
+
+
+Reader = Callable[[str], list[list[Any]]]
+
+
+def read_graph_export(read: Reader) -> GraphExport:
+    """Shape the ``export_*`` queries' rows (same columns on both backends)."""
+    chunks = read("export_chunks")
+    entities = read("export_entities")
+    return GraphExport(
+        chunk_ids=[r[0] for r in chunks],
+        chunk_docs=[r[1] for r in chunks],
+        entity_ids=[r[0] for r in entities],
+        entity_names=[r[1] for r in entities],
+        mentions=[(r[0], r[1], int(r[2])) for r in read("export_mentions")],
+        relations=[(r[0], r[1], r[2], float(r[3])) for r in read("export_relations")],
+        next_edges=[(r[0], r[1]) for r in read("export_next")],
+    )
+
+
+def read_projection(version: str, read: Reader) -> ProjectionData:
+    """Shape the ``proj_*`` and ``export_*`` queries' rows into a ``ProjectionData``. The
+    caller reads ``version`` first: a write landing during the reads makes the snapshot look
+    older than it is, so caches rebuild it next time rather than keep it stale."""
+    docs = read("proj_documents")
+    chunks = read("proj_chunks")
+    entities = read("proj_entities")
+    return ProjectionData(
+        version=version,
+        doc_ids=[r[0] for r in docs],
+        doc_titles=[r[1] or "" for r in docs],
+        doc_meta=[(r[2] or "", r[3] or "", r[4] or "") for r in docs],
+        doc_authority=[float(r[5] or 0.0) for r in docs],
+        chunk_ids=[r[0] for r in chunks],
+        chunk_docs=[r[1] for r in chunks],
+        chunk_index=[int(r[2] or 0) for r in chunks],
+        chunk_tokens=[int(r[3] or 0) for r in chunks],
+        chunk_embeddings=[list(r[4] or ()) for r in chunks],
+        entity_ids=[r[0] for r in entities],
+        entity_names=[r[1] or "" for r in entities],
+        entity_types=[r[2] or "" for r in entities],
+        entity_pagerank=[float(r[3] or 0.0) for r in entities],
+        mentions=[(r[0], r[1], int(r[2] or 1)) for r in read("export_mentions")],
+        relations=[(r[0], r[1], r[2], float(r[3])) for r in read("export_relations")],
+        aliases=[(r[0], r[1], float(r[2] or 0.0)) for r in read("proj_aliases")],
+        entity_embeddings=[list(r[4] or ()) for r in entities],
+    )
