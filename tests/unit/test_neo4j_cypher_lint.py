@@ -27,7 +27,7 @@ PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 # self._projection(_KIND, "x"), run("x") in the explore logic both adapters share,
 # cypher.statements("neo4j", "x").
 QUERY_USE = re.compile(
-    r"\b(?:_read|_write|_run|run|tq|tq_rows|_projection)\(\s*(?:\w+,\s*)?\"([a-z0-9_]+)\""
+    r"\b(?:_read|read|_write|_run|run|tq|tq_rows|_projection)\(\s*(?:\w+,\s*)?\"([a-z0-9_]+)\""
     r"|cypher\.(?:load|statements)\(\s*\"neo4j\",\s*\"([a-z0-9_]+)\""
 )
 
@@ -132,7 +132,7 @@ def test_unknown_label_is_a_warning(broken_lint: dict[str, Any]) -> None:
 
 
 def test_adapter_runs_only_existing_queries_and_every_query_is_used() -> None:
-    shared = ("explore_core.py", "graphrag.py")
+    shared = ("explore_core.py", "graphrag.py", "rows.py")
     files = sorted((ROOT / "graph_store").glob("neo4j_*.py")) + [
         ROOT / "graph_store" / name for name in shared
     ]

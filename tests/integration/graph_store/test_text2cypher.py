@@ -11,8 +11,8 @@ from typing import Any
 
 import neo4j
 import pytest
-from agents.llm import OpenAIChatClient
 
+from agents.llm import OpenAIChatClient
 from graph_store.explore_port import GraphExplorer
 from graph_store.graphrag import ChatModelLLM, GuardedText2Cypher
 from kg.container import Container
