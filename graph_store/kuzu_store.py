@@ -31,17 +31,12 @@ from typing import Any, Self
 import cypher
 from graph_schema import SCHEMA_VERSION, DocumentGraph
 from graph_store.kuzu_explore import KuzuExploreMixin
+from graph_store.kuzu_write import KuzuWriteMixin
 from graph_store.port import MAX_HOPS
 from graph_store.projection import Projection
 from graph_store.rows import (
-    alias_rows,
-    chunk_rows,
-    document_params,
-    entity_row,
-    merge_provenance,
     read_graph_export,
     read_projection,
-    relation_rows,
     same_as_rows,
     to_chunk_hit,
     to_document_info,
@@ -65,7 +60,7 @@ _EXTENSIONS = ("vector", "fts", "algo")
 _FTS_INDEXES = ("chunk_fts", "alias_fts")
 
 
-class KuzuGraphStore(KuzuExploreMixin):
+class KuzuGraphStore(KuzuWriteMixin, KuzuExploreMixin):
     """One read-write Kùzu database per process; the constructor only records settings."""
 
     def __init__(self, path: Path, embedding_dim: int, embedding_model: str) -> None:
@@ -141,6 +136,7 @@ class KuzuGraphStore(KuzuExploreMixin):
             self._q("meta_set", key="schema_version", value=SCHEMA_VERSION)
             self._q("meta_set", key="embedding_dim", value=str(self._dim))
             self._q("meta_set", key="embedding_model", value=self._model)
+            self._checkpoint()
 
     def _check_version(self) -> None:
         tables = {row[0] for row in self._run_raw("CALL SHOW_TABLES() RETURN name")}
@@ -221,20 +217,7 @@ class KuzuGraphStore(KuzuExploreMixin):
         if not graphs:
             return
         with self._writing():
-
-            def work() -> None:
-                touched: set[str] = set()
-                written: set[str] = set()
-                for g in graphs:
-                    candidates, mentioned = self._replace(g)
-                    touched |= candidates
-                    written |= mentioned
-                # Orphan clean-up once, at the end, and never for an entity this batch
-                # writes: inside one transaction Kùzu 0.11.3 did not always see mentions
-                # created earlier in it, and deleted entities the batch had just mentioned.
-                self._cleanup(touched - written, touched | written)
-
-            self._in_transaction(work)
+            self._in_transaction(lambda: self._write_batch(graphs))
             same_as = same_as_rows(graphs)
             if same_as:
                 self._in_transaction(lambda: self._q_rows("same_as_merge", same_as))
@@ -256,12 +239,15 @@ class KuzuGraphStore(KuzuExploreMixin):
         ):
             if name in present:
                 self._run_raw(stmt)
+        if present:
+            self._checkpoint()
         self._fts_ready = False
 
     def _ensure_fulltext(self) -> None:
         if self._fts_ready:
             return
         present = self._present_fulltext()
+        created = False
         drops = dict(zip(_FTS_INDEXES, cypher.statements("kuzu", "fulltext_drop"), strict=True))
         for stmt, name in zip(
             cypher.statements("kuzu", "fulltext_create"), _FTS_INDEXES, strict=True
@@ -277,6 +263,9 @@ class KuzuGraphStore(KuzuExploreMixin):
                     raise
                 self._clear_fulltext_remains(name, drops[name])
                 self._run_raw(stmt)
+            created = True
+        if created:
+            self._checkpoint()
         self._fts_ready = True
 
     def _clear_fulltext_remains(self, name: str, drop: str) -> None:
@@ -305,114 +294,18 @@ class KuzuGraphStore(KuzuExploreMixin):
             with contextlib.suppress(RuntimeError):
                 conn.execute("ROLLBACK")
             raise
+        self._checkpoint()
 
-    def _detach(self, doc_id: str) -> tuple[set[str], set[str]]:
-        """Take back what a stored document contributed, keeping its chunk nodes.
+    def _checkpoint(self) -> None:
+        """Fold the write-ahead log into the database files after every committed write.
 
-        Returns (entities it mentioned, its chunk ids) for the clean-up after the write."""
-        touched = {row[0] for row in self._q("document_mentioned_entities", id=doc_id)}
-        if touched:
-            prefix = f"{doc_id}-"
-            rows = self._q("relations_of_document", prefix=prefix, entity_ids=sorted(touched))
-            rels = [
-                {
-                    "source_id": r[0],
-                    "target_id": r[1],
-                    "type": r[2],
-                    "weight": float(r[3]),
-                    "evidence": [x for x in r[4] if not x.startswith(prefix)],
-                    "extractor": r[5],
-                }
-                for r in rows
-            ]
-            self._q_rows("relations_delete_keys", rels)
-            self._q_rows("relations_create", [r for r in rels if r["evidence"]])
-        rows = self._q("alias_links_of_document", doc_id=doc_id)
-        links = [
-            {
-                "normalized": r[0],
-                "name": r[1],
-                "entity_id": r[2],
-                "method": r[3],
-                "confidence": float(r[4]),
-                "doc_ids": [d for d in r[5] if d != doc_id],
-            }
-            for r in rows
-        ]
-        self._q_rows("alias_links_delete_keys", links)
-        self._q_rows("alias_links_create", [r for r in links if r["doc_ids"]])
-        self._q("document_delete_mentions", id=doc_id)
-        chunk_ids = {row[0] for row in self._q("document_chunk_ids", id=doc_id)}
-        return touched, chunk_ids
-
-    def _cleanup(self, candidates: set[str], recount: set[str] | None = None) -> None:
-        """Delete the candidate entities nothing mentions any more; refresh mention counts."""
-        if candidates:
-            self._q("entities_delete_orphans", entity_ids=sorted(candidates))
-        ids = sorted(candidates | (recount or set()))
-        if ids:
-            self._q("entities_count_mentions", ids=ids)
-        self._q("aliases_delete_orphans")
-
-    def _delete(self, doc_id: str) -> None:
-        touched, chunk_ids = self._detach(doc_id)
-        if chunk_ids:
-            self._q("chunks_delete", ids=sorted(chunk_ids))
-        self._q("document_delete", id=doc_id)
-        self._cleanup(touched)
-
-    def _replace(self, graph: DocumentGraph) -> tuple[set[str], set[str]]:
-        """Write one document over its earlier version; returns (orphan candidates, entities
-        this version mentions) for the batch's clean-up."""
-        doc_id = graph.document.id
-        touched, old_chunks = self._detach(doc_id)
-        new_ids = {c.id for c in graph.chunks}
-        gone = old_chunks - new_ids
-        if gone:
-            self._q("chunks_delete", ids=sorted(gone))
-        exists = bool(self._q("document_states", ids=[doc_id]))
-        name = "document_update" if exists else "document_create"
-        self._q(name, **document_params(graph.document))
-        fresh = [c for c in graph.chunks if c.id not in old_chunks]
-        self._q_rows("chunks_create", chunk_rows(fresh, self._dim))
-
-        ids = sorted({e.id for e in graph.entities})
-        existing = {row[0] for row in self._q("entities_existing", ids=ids)} if ids else set()
-        seen: set[str] = set()
-        new_entities = []
-        for e in graph.entities:
-            if e.id not in existing and e.id not in seen:
-                seen.add(e.id)
-                new_entities.append(e)
-        self._q_rows("entities_create", [entity_row(e, self._dim) for e in new_entities])
-        mentions = [
-            {"chunk_id": m.chunk_id, "entity_id": m.entity_id, "count": m.count}
-            for m in graph.mentions
-        ]
-        self._q_rows("mentions_create", mentions)
-
-        aliases = alias_rows(graph.aliases, doc_id)
-        self._q_rows("aliases_merge", aliases)
-        if aliases:
-            have = {(r[0], r[1]): list(r[2]) for r in self._q("alias_links_existing", rows=aliases)}
-            create, update = merge_provenance(aliases, have, ("normalized", "entity_id"), "doc_ids")
-            self._q_rows("alias_links_delete_keys", update)
-            self._q_rows("alias_links_create", create + update)
-
-        relations = relation_rows(graph.relations)
-        if relations:
-            rel_have: dict[tuple[str, ...], list[str]] = {
-                (r[0], r[1], r[2]): list(r[3])
-                for r in self._q("relations_existing", rows=relations)
-            }
-            key = ("source_id", "target_id", "type")
-            create, update = merge_provenance(relations, rel_have, key, "evidence")
-            self._q_rows("relations_delete_keys", update)
-            self._q_rows("relations_create", create + update)
-        # Entities written without a mention (relation or alias ends only) are candidates for
-        # the clean-up like the earlier version's; the ones mentioned here are kept.
-        mentioned = {m.entity_id for m in graph.mentions}
-        return touched | (set(ids) - mentioned), mentioned
+        Kùzu 0.11.3 replays committed WAL records wrongly after a SIGKILL (dropped full-text
+        indexes make the graph unopenable; a relationship deleted and re-created comes back
+        twice; a node deleted and re-created with the same id goes missing). With the log
+        emptied at each commit, a kill can only leave an uncommitted tail, which replay drops.
+        Callers hold the write lock, so no reader transaction can hold the checkpoint up."""
+        with contextlib.suppress(RuntimeError):
+            self._require().execute("CHECKPOINT")
 
     def refresh_indexes(self) -> None:
         """Rebuild full-text indexes and, when the graph changed since the last run, global
@@ -428,6 +321,7 @@ class KuzuGraphStore(KuzuExploreMixin):
                 fresh = uuid.uuid4().hex
                 self._q("meta_set", key="graph_version", value=fresh)
                 self._q("meta_set", key="pagerank_version", value=fresh)
+                self._checkpoint()
 
     def graph_version(self) -> str:
         """Changes with every committed write; empty for a graph never written."""

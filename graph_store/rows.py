@@ -85,23 +85,6 @@ def relation_rows(relations: Iterable[Relation]) -> list[dict[str, Any]]:
     return list(folded.values())
 
 
-def merge_provenance(
-    rows: list[dict[str, Any]],
-    existing: dict[Any, list[str]],
-    key: Sequence[str],
-    field: str,
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Split rows into (to create, to update), unioning provenance lists with what is stored."""
-    create, update = [], []
-    for row in rows:
-        k = tuple(row[f] for f in key)
-        if k in existing:
-            update.append({**row, field: sorted(set(existing[k]) | set(row[field]))})
-        else:
-            create.append(row)
-    return create, update
-
-
 def to_chunk_hit(row: Sequence[Any], score: float) -> ChunkHit:
     return ChunkHit(
         chunk_id=row[0], doc_id=row[1], doc_title=row[2], text=row[3], score=score, index=row[4]

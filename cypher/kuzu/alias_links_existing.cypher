@@ -1,3 +1,3 @@
 UNWIND $rows AS r
-MATCH (:Alias {normalized: r.normalized})-[x:ALIAS_OF]->(:Entity {id: r.entity_id})
-RETURN r.normalized, r.entity_id, x.doc_ids
+MATCH (a:Alias {normalized: r.normalized})-[x:ALIAS_OF]->(:Entity {id: r.entity_id})
+RETURN r.normalized, a.name, r.entity_id, x.method, x.confidence, x.doc_ids

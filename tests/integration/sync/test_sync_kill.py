@@ -61,12 +61,6 @@ def _stop_mid_write(args: list[str], data: Path, sig: signal.Signals) -> subproc
 
 @pytest.mark.slow
 @pytest.mark.timeout(240)
-@pytest.mark.xfail(
-    strict=True,
-    reason="Kùzu 0.11.3 WAL replay after SIGKILL: with the full-text indexes dropped in the WAL "
-    "the graph does not open again; with a CHECKPOINT after the drop it opens, but entities "
-    "re-created (same id) by the replayed batch are missing. Store fix pending (lead).",
-)
 def test_sync_killed_mid_run_then_resumed_equals_clean_build(
     tmp_path: Path, embedder: Embedder
 ) -> None:

@@ -1,2 +1,0 @@
-MATCH (d:Document {id: $id})-[:HAS_CHUNK]->(:Chunk)-[:MENTIONS]->(e:Entity)
-RETURN DISTINCT e.id

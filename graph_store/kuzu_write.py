@@ -1,0 +1,150 @@
+"""Document writes of the embedded store: a mixin of ``KuzuGraphStore``.
+
+A batch is written in two phases inside one transaction: every read first (what the batch's
+documents contributed before, which keys already exist), then every write, one statement per
+table for the whole batch. No statement reads what the same transaction wrote, which Kùzu
+0.11.3 does not reliably show (see ``provenance.py``), and a batch costs a fixed number of
+queries instead of a dozen per document.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from graph_schema import DocumentGraph, Entity
+from graph_store.provenance import fold_alias_links, fold_relations
+from graph_store.rows import alias_rows, chunk_rows, document_params, entity_row, relation_rows
+
+
+@dataclass
+class _Stored:
+    """What the store holds now for a set of documents, read before any write."""
+
+    present: set[str] = field(default_factory=set)
+    chunks: dict[str, set[str]] = field(default_factory=dict)
+    mentioned: set[str] = field(default_factory=set)
+    relations: list[list[Any]] = field(default_factory=list)
+    links: list[list[Any]] = field(default_factory=list)
+
+    def all_chunks(self) -> set[str]:
+        return {c for ids in self.chunks.values() for c in ids}
+
+
+class KuzuWriteMixin:
+    """Needs the host's ``_q``, ``_q_rows`` and ``_dim``; holds no state of its own."""
+
+    if TYPE_CHECKING:
+        _dim: int
+
+        def _q(self, name: str, **params: Any) -> list[list[Any]]: ...
+
+        def _q_rows(self, name: str, rows: list[dict[str, Any]]) -> list[list[Any]]: ...
+
+    def _read_stored(self, doc_ids: list[str]) -> _Stored:
+        stored = _Stored()
+        stored.present = {r[0] for r in self._q("document_states", ids=doc_ids)}
+        if not stored.present:
+            return stored
+        chunks: dict[str, set[str]] = defaultdict(set)
+        for doc_id, chunk_id in self._q("documents_chunk_ids", ids=doc_ids):
+            chunks[doc_id].add(chunk_id)
+        stored.chunks = dict(chunks)
+        stored.mentioned = {r[0] for r in self._q("documents_mentioned_entities", ids=doc_ids)}
+        evidence = sorted(stored.all_chunks())
+        if evidence and stored.mentioned:
+            stored.relations = self._q(
+                "relations_of_chunks", chunk_ids=evidence, entity_ids=sorted(stored.mentioned)
+            )
+        stored.links = self._q("alias_links_of_documents", ids=doc_ids)
+        return stored
+
+    def _cleanup(self, candidates: set[str], recount: set[str] | None = None) -> None:
+        """Delete the candidate entities nothing mentions any more; refresh mention counts."""
+        if candidates:
+            self._q("entities_delete_orphans", entity_ids=sorted(candidates))
+        ids = sorted(candidates | (recount or set()))
+        if ids:
+            self._q("entities_count_mentions", ids=ids)
+        self._q("aliases_delete_orphans")
+
+    def _delete(self, doc_id: str) -> None:
+        """Remove one document and exactly what it contributed (inside the caller's tx)."""
+        stored = self._read_stored([doc_id])
+        rels = fold_relations(stored.relations, [], [doc_id])
+        links = fold_alias_links(stored.links, [], [doc_id])
+        self._q_rows("relations_delete_keys", rels.delete)
+        self._q_rows("relations_create", rels.create)
+        self._q_rows("alias_links_delete_keys", links.delete)
+        self._q_rows("alias_links_create", links.create)
+        self._q("documents_delete_mentions", ids=[doc_id])
+        chunks = stored.all_chunks()
+        if chunks:
+            self._q("chunks_delete", ids=sorted(chunks))
+        self._q("document_delete", id=doc_id)
+        self._cleanup(stored.mentioned)
+
+    def _write_batch(self, graphs: Sequence[DocumentGraph]) -> None:
+        """Write documents over their earlier versions (inside the caller's transaction)."""
+        by_id = {g.document.id: g for g in graphs}  # a document twice in a batch: last wins
+        batch = [by_id[d] for d in sorted(by_id)]
+        doc_ids = sorted(by_id)
+
+        # --- reads -------------------------------------------------------------
+        stored = self._read_stored(doc_ids)
+        new_rels = relation_rows(r for g in batch for r in g.relations)
+        if new_rels:
+            stored.relations += self._q("relations_existing", rows=new_rels)
+        new_links = [row for g in batch for row in alias_rows(g.aliases, g.document.id)]
+        if new_links:
+            stored.links += self._q("alias_links_existing", rows=new_links)
+        entities: dict[str, Entity] = {}
+        for g in batch:
+            for e in g.entities:
+                entities.setdefault(e.id, e)
+        known = (
+            {r[0] for r in self._q("entities_existing", ids=sorted(entities))}
+            if entities
+            else set()
+        )
+
+        # --- writes ------------------------------------------------------------
+        rels = fold_relations(stored.relations, new_rels, doc_ids)
+        links = fold_alias_links(stored.links, new_links, doc_ids)
+        self._q_rows("relations_delete_keys", rels.delete)
+        self._q_rows("alias_links_delete_keys", links.delete)
+        if stored.present:
+            self._q("documents_delete_mentions", ids=sorted(stored.present))
+        new_chunks = {c.id for g in batch for c in g.chunks}
+        old_chunks = stored.all_chunks()
+        gone = old_chunks - new_chunks
+        if gone:
+            self._q("chunks_delete", ids=sorted(gone))
+        for g in batch:
+            name = "document_update" if g.document.id in stored.present else "document_create"
+            self._q(name, **document_params(g.document))
+        fresh = [c for g in batch for c in g.chunks if c.id not in old_chunks]
+        self._q_rows("chunks_create", chunk_rows(fresh, self._dim))
+        created = [entity_row(e, self._dim) for i, e in entities.items() if i not in known]
+        self._q_rows("entities_create", created)
+        mentions = [
+            {"chunk_id": m.chunk_id, "entity_id": m.entity_id, "count": m.count}
+            for g in batch
+            for m in g.mentions
+        ]
+        self._q_rows("mentions_create", mentions)
+        names: dict[str, dict[str, Any]] = {}
+        for row in new_links:
+            names.setdefault(row["normalized"], row)
+        self._q_rows("aliases_merge", list(names.values()))
+        self._q_rows("alias_links_create", links.create)
+        self._q_rows("relations_create", rels.create)
+
+        # Orphan clean-up, never for an entity this batch mentions: the check reads MENTIONS
+        # edges the transaction itself wrote. Entities written without a mention (relation
+        # or alias ends only) are candidates like the ones earlier versions mentioned.
+        mentioned: set[str] = {str(m["entity_id"]) for m in mentions}
+        candidates = stored.mentioned | (set(entities) - mentioned)
+        self._cleanup(candidates - mentioned, candidates | mentioned)
