@@ -90,7 +90,17 @@ class Ingestor:
 
     @property
     def extractor_version(self) -> str:
-        return self._extractor.version
+        # What chunk embeddings are computed from is part of what a stored document was
+        # built with, so changing it marks every document for rebuilding like a new extractor.
+        tag = "title+text" if self._settings.ingest.embed_title else "text"
+        return f"{self._extractor.version}|embed:{tag}"
+
+    def _embedding_input(self, title: str, text: str) -> str:
+        if not self._settings.ingest.embed_title or not title.strip():
+            return text
+        if text.lstrip().startswith(title.strip()):
+            return text  # the chunk opens with its title already (a heading)
+        return f"{title.strip()}\n{text}"
 
     def ingest_paths(
         self, paths: Sequence[Path], progress: ProgressHook | None = None
@@ -129,7 +139,14 @@ class Ingestor:
                 self._chunk(item)
         size = self._settings.ingest.batch_documents
         batches = [pending[i : i + size] for i in range(0, len(pending), size)]
-        texts = [[text for item in batch for _, text, _ in item.chunks] for batch in batches]
+        texts = [
+            [
+                self._embedding_input(item.source.title, text)
+                for item in batch
+                for _, text, _ in item.chunks
+            ]
+            for batch in batches
+        ]
         with EmbeddingFeed(self._embedder, texts) as feed:
             with clock("extract"):
                 self._extract(pending, report, progress)

@@ -36,6 +36,9 @@ class IngestSettings(BaseModel):
     # Documents committed per transaction during bulk ingest. A batch is all-or-nothing, and
     # committed documents are skipped on re-run, so a crash never leaves a half-written document.
     batch_documents: int = Field(default=64, ge=1, le=10_000)
+    # Chunks are embedded as "title\ntext": a passage rarely repeats its document's name, yet
+    # questions ask by that name. Changing it re-embeds every document on the next sync.
+    embed_title: bool = True
 
 
 class Neo4jSettings(BaseModel):
