@@ -25,6 +25,7 @@ from typing import Any
 
 from bench.environment import describe
 from extraction.loaders import load_file
+from extraction.pipeline import embedding_input
 from kg.container import build
 from kg.settings import Settings, get_settings
 from retrieval.embedder import Embedder
@@ -78,7 +79,8 @@ def _measure(
             sources.extend(load_file(path, cfg.ingest.max_file_bytes))
     if limit is not None:
         sources = sources[:limit]
-    texts = [s.text for s in sources]
+    # The same inputs the ingest embeds (title-led chunks); one chunk per passage here.
+    texts = [embedding_input(s.title, s.text, cfg.ingest.embed_title) for s in sources]
     model = container.embedder
     model.embed(texts[:8])  # load and warm the model outside both measurements
     model.count_tokens("warm")

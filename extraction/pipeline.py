@@ -35,6 +35,13 @@ ProgressHook = Callable[[str, int, int], None]  # (phase, done, total)
 _EXTRACT_SLICE = 64  # documents per extractor call: the unit of progress reporting
 
 
+def embedding_input(title: str, text: str, with_title: bool) -> str:
+    """What a chunk's embedding is computed from: its text, led by its document's title."""
+    if not with_title or not title.strip() or text.lstrip().startswith(title.strip()):
+        return text  # no title, or the chunk opens with it already (a heading)
+    return f"{title.strip()}\n{text}"
+
+
 @dataclass
 class IngestReport:
     files: int = 0
@@ -96,11 +103,7 @@ class Ingestor:
         return f"{self._extractor.version}|embed:{tag}"
 
     def _embedding_input(self, title: str, text: str) -> str:
-        if not self._settings.ingest.embed_title or not title.strip():
-            return text
-        if text.lstrip().startswith(title.strip()):
-            return text  # the chunk opens with its title already (a heading)
-        return f"{title.strip()}\n{text}"
+        return embedding_input(title, text, self._settings.ingest.embed_title)
 
     def ingest_paths(
         self, paths: Sequence[Path], progress: ProgressHook | None = None
