@@ -78,7 +78,7 @@ def load_file(path: Path, max_bytes: int) -> list[SourceDocument]:
     if not raw.strip():
         raise InputError(str(path), "file is empty")
     if suffix == ".pdf":
-        return [_load_pdf(path, raw)]
+        return [_load_pdf(path, raw, max_bytes)]
     text = _decode(path, raw)
     if suffix == ".json":
         return list(_load_corpus(path, text))
@@ -163,17 +163,31 @@ def _load_html(path: Path, text: str) -> SourceDocument:
     return _doc(path, title or path.stem, body, meta)
 
 
-def _load_pdf(path: Path, raw: bytes) -> SourceDocument:
+def _load_pdf(path: Path, raw: bytes, max_bytes: int) -> SourceDocument:
     import io
 
     from pypdf import PdfReader
-    from pypdf.errors import PdfReadError
+    from pypdf.errors import LimitReachedError, PyPdfError
 
     try:
         reader = PdfReader(io.BytesIO(raw))
-        pages = [page.extract_text() or "" for page in reader.pages]
+        pages: list[str] = []
+        size = 0
+        for page in reader.pages:
+            pages.append(page.extract_text() or "")
+            size += len(pages[-1])
+            # A small file may inflate enormously (a decompression bomb); the text it yields
+            # is held to the same limit as a text file's bytes.
+            if size > max_bytes:
+                raise InputError(
+                    str(path), f"PDF text is over the limit of {max_bytes:,} characters"
+                )
         meta_title = (reader.metadata.title if reader.metadata else None) or ""
-    except (PdfReadError, ValueError, KeyError, TypeError) as exc:
+    except LimitReachedError as exc:
+        raise InputError(
+            str(path), f"PDF stream inflates past pypdf's safety limit: {exc}"
+        ) from exc
+    except (PyPdfError, ValueError, KeyError, TypeError) as exc:
         raise InputError(str(path), f"cannot parse PDF: {exc}") from exc
     body = normalise("\n\n".join(pages)).strip()
     if not body:
