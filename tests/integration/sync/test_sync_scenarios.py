@@ -114,7 +114,7 @@ def test_extractor_bump_reextracts_everything_once(tmp_path: Path, embedder: Emb
         assert after.unchanged == 5 and not after.changed_anything and not after.refreshed
         graph = fingerprint(c.store)
     # The same rules: the graph is the same apart from the version label.
-    relabel = [(i, u, h, BumpedExtractor().version, n) for i, u, h, _, n in before["documents"]]
+    relabel = [(i, u, h, stored, n) for i, u, h, _, n in before["documents"]]
     assert graph == {**before, "documents": relabel}
 
 
