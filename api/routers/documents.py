@@ -83,7 +83,10 @@ def ingest_paths(body: IngestRequest, container: ContainerDep, settings: Setting
         raise Problem(403, "server-side ingest is disabled: KG_API__INGEST_ROOTS is not set")
     wanted: list[Path] = []
     for raw in body.paths:
-        path = (roots[0] / raw).resolve()  # an absolute ``raw`` replaces the root
+        try:
+            path = (roots[0] / raw).resolve()  # an absolute ``raw`` replaces the root
+        except (OSError, ValueError) as exc:  # NUL bytes, a name the file system refuses
+            raise Problem(422, f"{raw!r}: not a usable path ({exc})") from exc
         if not _inside(path, roots):
             raise Problem(403, f"{raw}: outside the configured ingest roots")
         wanted.append(path)

@@ -17,6 +17,7 @@ from typing import Any
 
 from bench.reliability.digest import GraphDigest, graph_digest
 from kg.container import build
+from kg.errors import KgError
 from kg.settings import Settings
 
 MUSIQUE = Path("../shared/bench/multihop/musique/musique_train_corpus.json")
@@ -68,6 +69,17 @@ def _digest(data_dir: Path) -> GraphDigest:
         return graph_digest(store)
 
 
+def _committed(data_dir: Path) -> int:
+    """Documents a killed run left committed (opening the store replays its log); -1 when
+    the store cannot be read yet (killed while creating the schema)."""
+    if not (data_dir / "graph.kuzu").exists():
+        return 0
+    try:
+        return _digest(data_dir).counts.get("documents", 0)
+    except KgError:
+        return -1
+
+
 def run(work: Path, passages: int, kills: int, seed: int, log: Any = print) -> CrashResult:
     corpus = write_slice(MUSIQUE, passages, work / "corpus")
     clean_dir = work / "clean"
@@ -87,12 +99,20 @@ def run(work: Path, passages: int, kills: int, seed: int, log: Any = print) -> C
             os.kill(proc.pid, signal.SIGKILL)
             proc.wait()
             killed = True
+        # What the killed run left committed: 0 means it died before its first batch.
+        partial = _committed(data)
         try:
             rerun_s = _complete(data, corpus)
         except RuntimeError as exc:
             # The store did not recover: a figure, not a reason to stop the other runs.
             result.runs.append(
-                {"kill_at_s": round(at, 1), "killed": killed, "identical": False, "error": str(exc)}
+                {
+                    "kill_at_s": round(at, 1),
+                    "killed": killed,
+                    "documents_at_kill": partial,
+                    "identical": False,
+                    "error": str(exc),
+                }
             )
             log(f"crash {i + 1}/{kills}: kill at {at:.0f}s, rerun FAILED: {str(exc)[-200:]}")
             shutil.rmtree(data, ignore_errors=True)
@@ -100,8 +120,17 @@ def run(work: Path, passages: int, kills: int, seed: int, log: Any = print) -> C
         got = _digest(data)
         same = got == clean
         result.runs.append(
-            {"kill_at_s": round(at, 1), "killed": killed, "identical": same, "counts": got.counts}
+            {
+                "kill_at_s": round(at, 1),
+                "killed": killed,
+                "documents_at_kill": partial,
+                "identical": same,
+                "counts": got.counts,
+            }
         )
-        log(f"crash {i + 1}/{kills}: kill at {at:.0f}s, rerun {rerun_s:.0f}s, identical={same}")
+        log(
+            f"crash {i + 1}/{kills}: kill at {at:.0f}s ({partial}/{passages} documents "
+            f"committed), rerun {rerun_s:.0f}s, identical={same}"
+        )
         shutil.rmtree(data, ignore_errors=True)
     return result

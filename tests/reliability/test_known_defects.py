@@ -57,6 +57,14 @@ def test_an_over_long_ingest_path_is_a_client_error(small_client: httpx.Client) 
     assert response.status_code == 422, response.text
 
 
+def test_a_nul_byte_in_an_ingest_path_is_a_client_error(small_client: httpx.Client) -> None:
+    # Found by the fuzz run of `make reliability`: Path.resolve() raises ValueError
+    # ("embedded null byte") in api/routers/documents.py, which reached the client as a 500.
+    response = small_client.post("/v1/ingest", json={"paths": ["docs/a\u0000.md"]})
+    assert response.status_code == 422, response.text
+    assert "not a usable path" in response.text
+
+
 def test_a_deeply_nested_json_corpus_is_an_input_error(tmp_path: Path) -> None:
     # extraction/loaders.py _load_corpus catches json.JSONDecodeError only; 100,000 nested
     # arrays make json.loads raise RecursionError, which is no InputError (a 500 over the API).
