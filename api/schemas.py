@@ -94,8 +94,8 @@ class AskRequest(BaseModel):
 class CypherRequest(BaseModel):
     """Exactly one of ``query`` (Cypher) and ``question`` (text2cypher)."""
 
-    query: str | None = Field(default=None, max_length=20_000)
-    question: str | None = Field(default=None, max_length=4000)
+    query: str | None = Field(default=None, min_length=1, max_length=20_000)
+    question: str | None = Field(default=None, min_length=1, max_length=4000)
     params: dict[str, Any] = Field(default_factory=dict)
     max_rows: int = Field(default=100, ge=1)
 

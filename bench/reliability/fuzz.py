@@ -27,9 +27,6 @@ Schema = dict[str, Any]
 # are counted apart from real violations.
 GLOBAL_STATUSES = frozenset({401, 403, 404, 405, 409, 413, 422})
 
-# Below this a SKIP on the documents list is known not to crash Kùzu 0.11.3 (100 is checked).
-SAFE_OFFSET = 1000
-
 _WRONG = st.one_of(
     st.none(),
     st.booleans(),
@@ -64,7 +61,6 @@ class FuzzResult:
     undocumented: int = 0
     not_problem_json: int = 0
     statuses: Counter[int] = field(default_factory=Counter)
-    skipped_known_crash: int = 0
     transport_errors: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -76,7 +72,6 @@ class FuzzResult:
             "fuzz_undocumented_status": self.undocumented,
             "fuzz_not_problem_json": self.not_problem_json,
             "fuzz_statuses": {str(k): v for k, v in sorted(self.statuses.items())},
-            "fuzz_skipped_known_crash": self.skipped_known_crash,
             "fuzz_transport_errors": len(self.transport_errors),
             "fuzz_transport_examples": self.transport_errors[:5],
             "fuzz_seconds": round(self.seconds, 1),
@@ -182,32 +177,6 @@ def send(client: httpx.Client, op: Operation, draw: dict[str, Any]) -> httpx.Res
     return client.request(op.method, path, params=query)
 
 
-def known_crash(op: Operation, draw: dict[str, Any]) -> bool:
-    """Draws that hit a defect pinned in tests/reliability/test_known_defects.py: a large
-    SKIP on the documents list kills the server (segfault in Kùzu), an over-long path name
-    in an ingest gets a 500. Skipped and counted, so the rest of the surface is still fuzzed."""
-    if (op.method, op.path) == ("POST", "/v1/ingest"):
-        return _long_name(draw.get("body"))
-    if (op.method, op.path) != ("GET", "/v1/documents"):
-        return False
-    offset = draw.get("query:offset")
-    try:
-        return offset is not None and int(str(offset)) >= SAFE_OFFSET
-    except ValueError:
-        return False
-
-
-def _long_name(body: Any) -> bool:
-    """A path with a component over 255 bytes: ENAMETOOLONG escapes ``discover`` as a 500
-    (also pinned in test_known_defects.py)."""
-    paths = body.get("paths") if isinstance(body, dict) else None
-    if not isinstance(paths, list):
-        return False
-    return any(
-        len(part.encode("utf-8", "replace")) > 255 for p in paths for part in str(p).split("/")
-    )
-
-
 def _bytes(value: Any) -> bytes:
     return value if isinstance(value, bytes) else str(value).encode("utf-8", "replace")
 
@@ -220,7 +189,7 @@ def run(client: httpx.Client, openapi: Schema, total: int, rng_seed: int = 10) -
     per_op = max(1, -(-total // len(ops)))
     round_ = 0
     # Operations without inputs give one draw each; further rounds top the count up.
-    while result.requests + result.skipped_known_crash + len(result.transport_errors) < total:
+    while result.requests + len(result.transport_errors) < total:
         for op in ops:
             _probe(client, openapi, op, result, per_op, rng_seed + round_)
         round_ += 1
@@ -240,9 +209,6 @@ def _probe(
     )
     @given(draw=_request(op, openapi))
     def probe(draw: dict[str, Any]) -> None:
-        if known_crash(op, draw):
-            result.skipped_known_crash += 1
-            return
         try:
             response = send(client, op, draw)
         except httpx.TransportError as exc:

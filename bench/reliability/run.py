@@ -127,7 +127,6 @@ def _table(figures: dict[str, Any]) -> None:
         ("load: p50 / p95 ms", "load_p50_ms", "load_p95_ms"),
         ("fuzz: 5xx / requests", "fuzz_5xx", "fuzz_requests"),
         ("fuzz: undocumented status", "fuzz_undocumented_status", None),
-        ("fuzz: skipped (known crash)", "fuzz_skipped_known_crash", None),
         ("injection: effects / cases", "injection_effects", "injection_cases"),
         ("injection: 5xx / CLI crashes", "injection_5xx", "cli_crashes"),
     ]
