@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _args() -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__)
-    p.add_argument("--passages", type=int, default=60, help="MuSiQue passages for crash/load")
+    p.add_argument("--passages", type=int, default=300, help="MuSiQue passages for crash/load")
     p.add_argument("--kills", type=int, default=10)
     p.add_argument("--clients", type=int, default=8)
     p.add_argument("--per-client", type=int, default=200)
