@@ -23,7 +23,6 @@ from extraction.facts import DocFacts, Extractor
 from extraction.loaders import SourceDocument, discover, load_file
 from extraction.normalize import chunk_id, content_hash, doc_id
 from extraction.resolution import Resolver
-from extraction.run_markers import RunMarkers
 from graph_schema import Chunk, Document, DocumentGraph
 from graph_store import GraphStore
 from kg.errors import InputError
@@ -95,7 +94,6 @@ class Ingestor:
         self._embedder = LockedEmbedder(embedder)
         self._extractor = extractor
         self._settings = settings
-        self._runs = RunMarkers(settings.data_dir / "ingest-runs")
 
     @property
     def extractor_version(self) -> str:
@@ -135,18 +133,9 @@ class Ingestor:
     ) -> IngestReport:
         report = report or IngestReport()
         report.documents_seen += len(sources)
-        pending = self._changed(sources, report, redo=self._runs.leftover())
+        pending = self._changed(sources, report)
         if not pending:
             return report
-        # Left behind if this call dies: the next call redoes these documents with its own.
-        marker = self._runs.start(item.doc_id for item in pending)
-        self._write(pending, report, progress)
-        self._runs.finish(marker, {item.doc_id for item in pending})
-        return report
-
-    def _write(
-        self, pending: list[_Pending], report: IngestReport, progress: ProgressHook | None
-    ) -> None:
         clock = _Clock(report)
         with clock("chunk"):
             for item in pending:
@@ -198,10 +187,9 @@ class Ingestor:
                     progress("write", done, len(pending))
         with clock("refresh"):
             self._store.refresh_indexes()
+        return report
 
-    def _changed(
-        self, sources: Sequence[SourceDocument], report: IngestReport, redo: set[str]
-    ) -> list[_Pending]:
+    def _changed(self, sources: Sequence[SourceDocument], report: IngestReport) -> list[_Pending]:
         by_id: dict[str, _Pending] = {}
         for src in sources:
             did = doc_id(src.uri)
@@ -215,7 +203,6 @@ class Ingestor:
                 state
                 and state.content_hash == item.content_hash
                 and state.extractor_version == self.extractor_version
-                and did not in redo
             ):
                 report.unchanged += 1
                 continue

@@ -32,7 +32,7 @@ from extraction.normalize import acronym_matches, normalize_name
 
 # Bump whenever the extraction output for the same text changes: stored documents written by
 # another version are re-extracted by the next ingest or sync.
-EXTRACTOR_VERSION = "spacy-rules-3"
+EXTRACTOR_VERSION = "spacy-rules-2"
 
 
 class Pattern(NamedTuple):
@@ -171,12 +171,9 @@ class SpacyRuleExtractor:
             facts.chunks.append(cf)
         # A word capitalised mid-sentence anywhere in the document is a name everywhere in it.
         facts.weak -= strong | {title_key}
-        # Collected whether or not this document has weak words of its own: resolution weighs
-        # them across the whole call, so one document's "according" rules out another's
-        # sentence-initial "According". (Collecting only beside weak words made a resumed
-        # ingest keep words a clean build dropped.)
-        words = (w for doc in parsed for w in _WORD.findall(doc.text))
-        facts.lowercase = {w for w in words if w.islower()}
+        if facts.weak:
+            words = (w for doc in parsed for w in _WORD.findall(doc.text))
+            facts.lowercase = {w for w in words if w.islower()}
         return facts
 
     def _spans(self, doc: Any, sent: Any) -> list[NameSpan]:
