@@ -14,7 +14,7 @@ from api.config import ApiSettings
 from kg.container import Container, build
 from kg.settings import Settings
 from retrieval.embedder import SentenceTransformerEmbedder
-from tests.integration.api.live import live_server
+from tests.integration.api.live import live_client
 
 DOCS = {
     "harbour.md": "# Harbour Board\n\nThe Harbour Board funds the Kelby Clinic in Ravensford.\n"
@@ -58,12 +58,12 @@ def small_container(
 @pytest.fixture(scope="module")
 def small_client(small_container: Container) -> Iterator[httpx.Client]:
     app = create_app(small_container.settings, container=small_container)
-    with live_server(app) as url, httpx.Client(base_url=url, timeout=120) as client:
+    with live_client(app) as client:
         yield client
 
 
 @pytest.fixture(scope="module")
 def demo_reliability_client(demo_container: Container) -> Iterator[httpx.Client]:
     app = create_app(demo_container.settings, container=demo_container)
-    with live_server(app) as url, httpx.Client(base_url=url, timeout=120) as client:
+    with live_client(app) as client:
         yield client

@@ -6,7 +6,6 @@ import logging
 import re
 from pathlib import Path
 
-import httpx
 import pytest
 
 from api.app import create_app
@@ -14,7 +13,7 @@ from bench.reliability.digest import graph_digest
 from kg.container import Container
 from kg.settings import LlmSettings
 from tests.fakes.openai_server import FakeOpenAIServer, Reply
-from tests.integration.api.live import live_server
+from tests.integration.api.live import live_client
 
 WRITES = (
     "MATCH (n) DETACH DELETE n",
@@ -36,7 +35,7 @@ def test_text2cypher_writes_are_refused(small_container: Container) -> None:
         settings = small_container.settings.model_copy(update={"llm": llm_settings})
         before = graph_digest(small_container.store)
         app = create_app(settings, container=small_container)
-        with live_server(app) as url, httpx.Client(base_url=url, timeout=60) as client:
+        with live_client(app, timeout=60) as client:
             statuses = [
                 client.post("/v1/cypher", json={"question": "delete everything"}).status_code
                 for _ in WRITES
@@ -57,7 +56,7 @@ def test_every_keyed_route_refuses_and_no_key_is_logged(
         for method in ops
         if path not in OPEN
     ]
-    with live_server(app) as url, httpx.Client(base_url=url, timeout=120) as client:
+    with live_client(app) as client:
         for method, path in routes:
             for headers in ({}, {"X-API-Key": KEY[:-1]}, {"X-API-Key": KEY + "0"}):
                 got = client.request(method, path, headers=headers)

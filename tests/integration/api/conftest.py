@@ -13,7 +13,7 @@ from api.app import create_app
 from api.config import ApiSettings
 from kg.container import Container
 from kg.settings import Settings
-from tests.integration.api.live import live_server
+from tests.integration.api.live import live_client
 
 MAX_UPLOAD = 64 * 1024
 MAX_REQUEST = 256 * 1024
@@ -44,7 +44,7 @@ def settings(tmp_path: Path, ingest_root: Path) -> Settings:
 def rw_client(container: Container) -> Iterator[httpx.Client]:
     """A server on a fresh, empty store that the test may write to."""
     app = create_app(container.settings, container=container)
-    with live_server(app) as url, httpx.Client(base_url=url, timeout=120) as client:
+    with live_client(app) as client:
         yield client
 
 
@@ -52,7 +52,7 @@ def rw_client(container: Container) -> Iterator[httpx.Client]:
 def demo_client(demo_container: Container) -> Iterator[httpx.Client]:
     """A server on the shared demo graph, for routes that only read."""
     app = create_app(demo_container.settings, container=demo_container)
-    with live_server(app) as url, httpx.Client(base_url=url, timeout=120) as client:
+    with live_client(app) as client:
         yield client
 
 

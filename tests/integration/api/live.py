@@ -7,6 +7,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import httpx
 import uvicorn
 from fastapi import FastAPI
 
@@ -32,3 +33,10 @@ def live_server(app: FastAPI, timeout_s: float = 60.0) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=30)
+
+
+@contextmanager
+def live_client(app: FastAPI, timeout: float = 120.0) -> Iterator[httpx.Client]:
+    """``live_server`` with an HTTP client on its base URL."""
+    with live_server(app) as url, httpx.Client(base_url=url, timeout=timeout) as client:
+        yield client

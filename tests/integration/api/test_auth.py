@@ -11,7 +11,7 @@ import pytest
 from api.app import create_app
 from kg.container import Container
 from tests.integration.api.conftest import assert_problem
-from tests.integration.api.live import live_server
+from tests.integration.api.live import live_client
 
 KEYS = "first-key-0123456789, second-key-abcdef"
 
@@ -20,7 +20,7 @@ KEYS = "first-key-0123456789, second-key-abcdef"
 def keyed_client(demo_container: Container) -> Iterator[httpx.Client]:
     settings = demo_container.settings.model_copy(update={"api_keys": KEYS})
     app = create_app(settings, container=demo_container)
-    with live_server(app) as url, httpx.Client(base_url=url, timeout=60) as client:
+    with live_client(app, timeout=60) as client:
         yield client
 
 

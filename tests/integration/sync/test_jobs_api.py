@@ -18,7 +18,7 @@ from extraction.sync import StopCheck, SyncReport
 from extraction.sync_config import SyncSettings
 from kg.container import Container
 from kg.settings import Settings
-from tests.integration.api.live import live_server
+from tests.integration.api.live import live_client
 from tests.integration.sync.conftest import write_docs
 
 
@@ -35,7 +35,7 @@ def serving(container: Container, settings: Settings) -> Iterator[httpx.Client]:
     app = FastAPI(lifespan=lifespan)
     install_error_handlers(app)
     app.include_router(jobs.router)
-    with live_server(app) as url, httpx.Client(base_url=url, timeout=60) as client:
+    with live_client(app, timeout=60) as client:
         yield client
 
 
