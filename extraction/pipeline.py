@@ -23,6 +23,7 @@ from extraction.facts import DocFacts, Extractor
 from extraction.loaders import SourceDocument, discover, load_file
 from extraction.normalize import chunk_id, content_hash, doc_id
 from extraction.resolution import Resolver
+from extraction.run_markers import RunMarkers
 from graph_schema import Chunk, Document, DocumentGraph
 from graph_store import GraphStore
 from kg.errors import InputError
@@ -49,6 +50,8 @@ class IngestReport:
     added: int = 0
     updated: int = 0
     unchanged: int = 0
+    # committed by an ingest that died, deleted and written again with this call's evidence
+    redone: int = 0
     chunks_written: int = 0
     failed: list[InputError] = field(default_factory=list)
     seconds: float = 0.0
@@ -94,6 +97,7 @@ class Ingestor:
         self._embedder = LockedEmbedder(embedder)
         self._extractor = extractor
         self._settings = settings
+        self._runs = RunMarkers(settings.data_dir / "ingest-runs")
 
     @property
     def extractor_version(self) -> str:
@@ -133,9 +137,37 @@ class Ingestor:
     ) -> IngestReport:
         report = report or IngestReport()
         report.documents_seen += len(sources)
+        redo = self._undo_interrupted(sources, report)
         pending = self._changed(sources, report)
         if not pending:
             return report
+        # Left behind if this call dies: the next call that ingests these documents redoes them.
+        marker = self._runs.start(item.doc_id for item in pending)
+        written = report.written
+        try:
+            self._write(pending, report, progress)
+            self._runs.finish(marker, {item.doc_id for item in pending} | redo)
+        except BaseException:
+            if report.written == written:  # nothing committed, so nothing half-resolved
+                self._runs.discard(marker)
+            raise
+        finally:
+            self._runs.release(marker)
+        return report
+
+    def _undo_interrupted(
+        self, sources: Sequence[SourceDocument], report: IngestReport
+    ) -> set[str]:
+        """Delete what a dead call committed of these documents, so they are written again."""
+        redo = self._runs.leftover() & {doc_id(src.uri) for src in sources}
+        if redo:
+            report.redone += self._store.delete_documents(sorted(redo))
+            log.info("redoing %d documents of an ingest that did not complete", len(redo))
+        return redo
+
+    def _write(
+        self, pending: list[_Pending], report: IngestReport, progress: ProgressHook | None
+    ) -> None:
         clock = _Clock(report)
         with clock("chunk"):
             for item in pending:
@@ -187,7 +219,6 @@ class Ingestor:
                     progress("write", done, len(pending))
         with clock("refresh"):
             self._store.refresh_indexes()
-        return report
 
     def _changed(self, sources: Sequence[SourceDocument], report: IngestReport) -> list[_Pending]:
         by_id: dict[str, _Pending] = {}

@@ -20,6 +20,7 @@ incrementally maintained FTS indexes returned wrong rows after deletes.
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 import threading
 import uuid
@@ -59,6 +60,7 @@ from kg.errors import SchemaVersionError, StoreError
 _EXTENSIONS = ("vector", "fts", "algo")
 _FTS_INDEXES = ("chunk_fts", "alias_fts")
 _FTS_ATTEMPTS = 3
+_DELETE_BATCH = 500  # documents per delete transaction: bounds what one transaction holds
 
 
 class KuzuGraphStore(KuzuWriteMixin, KuzuExploreMixin):
@@ -224,11 +226,19 @@ class KuzuGraphStore(KuzuWriteMixin, KuzuExploreMixin):
                 self._in_transaction(lambda: self._q_rows("same_as_merge", same_as))
 
     def delete_document(self, doc_id: str) -> bool:
+        return self.delete_documents([doc_id]) == 1
+
+    def delete_documents(self, doc_ids: Sequence[str]) -> int:
+        ids = sorted(set(doc_ids))
+        deleted = 0
         with self._writing():
-            if not self._q("document_states", ids=[doc_id]):
-                return False
-            self._in_transaction(lambda: self._delete(doc_id))
-            return True
+            for start in range(0, len(ids), _DELETE_BATCH):
+                window = ids[start : start + _DELETE_BATCH]
+                part = sorted(r[0] for r in self._q("document_states", ids=window))
+                if part:
+                    self._in_transaction(functools.partial(self._delete, part))
+                    deleted += len(part)
+        return deleted
 
     def _present_fulltext(self) -> set[str]:
         return {row[0] for row in self._q("index_names")} & set(_FTS_INDEXES)

@@ -70,20 +70,21 @@ class KuzuWriteMixin:
             self._q("entities_count_mentions", ids=ids)
         self._q("aliases_delete_orphans")
 
-    def _delete(self, doc_id: str) -> None:
-        """Remove one document and exactly what it contributed (inside the caller's tx)."""
-        stored = self._read_stored([doc_id])
-        rels = fold_relations(stored.relations, [], [doc_id])
-        links = fold_alias_links(stored.links, [], [doc_id])
+    def _delete(self, doc_ids: list[str]) -> None:
+        """Remove documents and exactly what they contributed (inside the caller's tx)."""
+        stored = self._read_stored(doc_ids)
+        rels = fold_relations(stored.relations, [], doc_ids)
+        links = fold_alias_links(stored.links, [], doc_ids)
         self._q_rows("relations_delete_keys", rels.delete)
         self._q_rows("relations_create", rels.create)
         self._q_rows("alias_links_delete_keys", links.delete)
         self._q_rows("alias_links_create", links.create)
-        self._q("documents_delete_mentions", ids=[doc_id])
+        self._q("documents_delete_mentions", ids=doc_ids)
         chunks = stored.all_chunks()
         if chunks:
             self._q("chunks_delete", ids=sorted(chunks))
-        self._q("document_delete", id=doc_id)
+        for doc_id in sorted(stored.present):
+            self._q("document_delete", id=doc_id)
         self._cleanup(stored.mentioned)
 
     def _write_batch(self, graphs: Sequence[DocumentGraph]) -> None:

@@ -247,6 +247,17 @@ class Neo4jGraphStore(Neo4jExploreMixin):
         self._write_tx(lambda tx: writes.delete_document(tx, doc_id))
         return True
 
+    def delete_documents(self, doc_ids: Sequence[str]) -> int:
+        present = sorted({r[0] for r in self._read("document_states", ids=sorted(set(doc_ids)))})
+
+        def work(tx: Any) -> None:
+            for doc_id in present:
+                writes.delete_document(tx, doc_id)
+
+        if present:
+            self._write_tx(work)
+        return len(present)
+
     def refresh_indexes(self) -> None:
         """Neo4j updates its vector and full-text indexes at commit; what is left is global
         PageRank (Entity.pagerank, Document.authority) when the graph changed since the last

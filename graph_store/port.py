@@ -54,6 +54,10 @@ class GraphStore(GraphExplorer, Protocol):
     def delete_document(self, doc_id: str) -> bool:
         """Delete a document, its chunks and mentions, and entities no longer mentioned."""
 
+    def delete_documents(self, doc_ids: Sequence[str]) -> int:
+        """Delete documents as ``delete_document`` does, a batch per transaction; returns how
+        many were stored."""
+
     def refresh_indexes(self) -> None:
         """Bring derived indexes up to date after a run of writes (a no-op where the
         database maintains them itself)."""
