@@ -117,10 +117,10 @@ def main() -> None:
     figures["seconds"] = round(time.perf_counter() - started, 1)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
-    _table(figures)
+    _table(figures, args.out)
 
 
-def _table(figures: dict[str, Any]) -> None:
+def _table(figures: dict[str, Any], out: Path) -> None:
     rows = [
         ("crash: identical / runs", "crash_identical", "crash_runs"),
         ("load: errors / requests", "load_errors", "load_requests"),
@@ -136,7 +136,7 @@ def _table(figures: dict[str, Any]) -> None:
             continue
         value = str(figures[a]) if b is None else f"{figures[a]} / {figures.get(b, '-')}"
         print(f"| {label:<30} | {value:>16} |")
-    print(f"\n{figures['seconds']:.0f}s in all; written to bench/results/reliability.json")
+    print(f"\n{figures['seconds']:.0f}s in all; written to {out}")
 
 
 if __name__ == "__main__":
