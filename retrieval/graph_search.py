@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from graph_store import GraphStore
+from graph_store import ChunkHit, EntityHit, GraphStore
 from kg.settings import RetrievalSettings
 from retrieval.expansion import Expansion, expand, explain
 from retrieval.filters import SearchFilters
@@ -41,6 +41,31 @@ class GraphOutcome:
     bridges: list[tuple[str, str]] = field(default_factory=list)  # (entity id, name)
 
 
+@dataclass(frozen=True)
+class LexicalHits:
+    """The two full-text lookups of a question. They need only its text, so the searcher
+    runs them while the question is being embedded."""
+
+    chunks: list[ChunkHit]
+    aliases: list[EntityHit]
+
+
+def lexical_chunks(
+    store: GraphStore, question: str, settings: RetrievalSettings, filters: SearchFilters | None
+) -> list[ChunkHit]:
+    # Filters apply after the lookup, so ask for more when some hits will be dropped.
+    widen = 3 if filters is not None and filters.active else 1
+    return store.fulltext_chunks(question, settings.candidate_pool * widen)
+
+
+def lexical_aliases(
+    store: GraphStore, question: str, settings: RetrievalSettings
+) -> list[EntityHit]:
+    if settings.link_fulltext_weight <= 0:
+        return []
+    return store.fulltext_aliases(question, settings.link_candidates)
+
+
 def graph_search(
     question: str,
     query_vector: np.ndarray,
@@ -49,21 +74,27 @@ def graph_search(
     store: GraphStore,
     settings: RetrievalSettings,
     filters: SearchFilters | None = None,
+    lexical: LexicalHits | None = None,
 ) -> GraphOutcome:
     n = len(index.chunk_ids)
     if n == 0:
         return GraphOutcome()
+    if lexical is None:
+        lexical = LexicalHits(
+            lexical_chunks(store, question, settings, filters),
+            lexical_aliases(store, question, settings),
+        )
     allowed = _mask(index, filters)
     dense = index.dense_scores(query_vector)
     pool = settings.candidate_pool
     dense_rank = [int(i) for i in np.argsort(-np.where(allowed, dense, -np.inf))[:pool]]
     bm25: dict[int, float] = {}
-    for h in store.fulltext_chunks(question, pool * (3 if filters and filters.active else 1)):
+    for h in lexical.chunks:
         ci = index.projection.chunk_pos.get(h.chunk_id)
         if ci is not None and allowed[ci]:
             bm25[ci] = h.score
     fused = rrf([dense_rank, list(bm25)], settings.rrf_k, [1.0, settings.seed_bm25_weight])
-    linked = link_entities(question, query_vector, index, store, settings)
+    linked = link_entities(question, query_vector, index, store, settings, lexical.aliases)
 
     proj = index.projection
     reset: dict[int, float] = {}

@@ -8,6 +8,7 @@ metadata filters apply to every preset.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -19,7 +20,7 @@ from retrieval.embedder import Embedder
 from retrieval.filters import SearchFilters
 from retrieval.fusion import rrf
 from retrieval.graph_index import GraphIndexCache
-from retrieval.graph_search import graph_search
+from retrieval.graph_search import LexicalHits, graph_search, lexical_aliases, lexical_chunks
 from retrieval.linking import LinkedEntity
 
 PRESETS: tuple[str, ...] = ("dense", "hybrid", "graph")
@@ -74,6 +75,8 @@ class Searcher:
         self._embedder = embedder
         self._settings = settings
         self._cache = GraphIndexCache(store)
+        # Two workers: the graph preset's chunk and alias full-text lookups run side by side.
+        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="kg-lexical")
 
     @property
     def store(self) -> GraphStore:
@@ -104,10 +107,21 @@ class Searcher:
             raise ConfigError(f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
         if not question.strip() or k <= 0:
             return Retrieval(preset)
-        vector = np.asarray(self._embedder.embed([question])[0], dtype=np.float32)
         if preset == "graph":
-            return self._graph(question, vector, k, filters)
+            # The full-text lookups need only the text: they run in the store while the
+            # question is embedded (Kùzu and torch both release the GIL).
+            chunks = self._pool.submit(
+                lexical_chunks, self._store, question, self._settings, filters
+            )
+            aliases = self._pool.submit(lexical_aliases, self._store, question, self._settings)
+            vector = self._embed(question)
+            lexical = LexicalHits(chunks.result(), aliases.result())
+            return self._graph(question, vector, k, filters, lexical)
+        vector = self._embed(question)
         return Retrieval(preset, self._flat(question, vector, k, preset, filters))
+
+    def _embed(self, question: str) -> np.ndarray:
+        return np.asarray(self._embedder.embed([question])[0], dtype=np.float32)
 
     def _flat(
         self,
@@ -152,10 +166,17 @@ class Searcher:
         ]
 
     def _graph(
-        self, question: str, vector: np.ndarray, k: int, filters: SearchFilters | None
+        self,
+        question: str,
+        vector: np.ndarray,
+        k: int,
+        filters: SearchFilters | None,
+        lexical: LexicalHits,
     ) -> Retrieval:
         index = self._cache.get()
-        outcome = graph_search(question, vector, k, index, self._store, self._settings, filters)
+        outcome = graph_search(
+            question, vector, k, index, self._store, self._settings, filters, lexical
+        )
         ids = [index.chunk_ids[h.chunk_index] for h in outcome.hits]
         chunks = {c.chunk_id: c for c in self._store.get_chunks(ids)}
         results = []
