@@ -99,6 +99,12 @@ def graph_search(
     proj = index.projection
     reset: dict[int, float] = {}
     seeds = sorted(fused.items(), key=lambda kv: -kv[1])[: settings.seed_chunks]
+    if settings.seed_temperature > 0 and seeds:
+        # RRF weights are nearly flat (1/61 vs 1/100); a softmax over the seeds' cosines
+        # gives the walk's reset mass to the passages that actually match the question.
+        cos = np.asarray([dense[ci] for ci, _ in seeds])
+        soft = np.exp((cos - cos.max()) / settings.seed_temperature)
+        seeds = [(ci, float(w)) for (ci, _), w in zip(seeds, soft, strict=True)]
     total = sum(s for _, s in seeds) or 1.0
     for ci, s in seeds:
         reset[ci] = settings.chunk_seed_weight * s / total
@@ -109,7 +115,9 @@ def graph_search(
         entity_seeds[ei] = x.weight
         node = proj.n_chunks + ei
         reset[node] = reset.get(node, 0.0) + settings.entity_seed_weight * x.weight / entity_total
-    walk = proj.pagerank(proj.vector(reset), damping=settings.damping).scores
+    walk = proj.pagerank(
+        proj.vector(reset), damping=settings.damping, tol=settings.ppr_tolerance
+    ).scores
     ppr = walk[:n]
     ppr = np.where(allowed, ppr, 0.0)
     top_ppr = float(ppr.max()) if ppr.size else 0.0

@@ -75,8 +75,8 @@ class Searcher:
         self._embedder = embedder
         self._settings = settings
         self._cache = GraphIndexCache(store)
-        # Two workers: the graph preset's chunk and alias full-text lookups run side by side.
-        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="kg-lexical")
+        # Runs the graph preset's full-text lookups beside the question's embedding.
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kg-lexical")
 
     @property
     def store(self) -> GraphStore:
@@ -109,16 +109,20 @@ class Searcher:
             return Retrieval(preset)
         if preset == "graph":
             # The full-text lookups need only the text: they run in the store while the
-            # question is embedded (Kùzu and torch both release the GIL).
-            chunks = self._pool.submit(
-                lexical_chunks, self._store, question, self._settings, filters
-            )
-            aliases = self._pool.submit(lexical_aliases, self._store, question, self._settings)
+            # question is embedded (Kùzu and torch both release the GIL). One after the
+            # other: two Kùzu 0.11.3 FTS queries at once on two connections can spin for
+            # ever in the FTS extension (seen once in ~600 questions).
+            pending = self._pool.submit(self._lexical, question, filters)
             vector = self._embed(question)
-            lexical = LexicalHits(chunks.result(), aliases.result())
-            return self._graph(question, vector, k, filters, lexical)
+            return self._graph(question, vector, k, filters, pending.result())
         vector = self._embed(question)
         return Retrieval(preset, self._flat(question, vector, k, preset, filters))
+
+    def _lexical(self, question: str, filters: SearchFilters | None) -> LexicalHits:
+        return LexicalHits(
+            lexical_chunks(self._store, question, self._settings, filters),
+            lexical_aliases(self._store, question, self._settings),
+        )
 
     def _embed(self, question: str) -> np.ndarray:
         return np.asarray(self._embedder.embed([question])[0], dtype=np.float32)
