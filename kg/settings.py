@@ -75,9 +75,6 @@ class RetrievalSettings(BaseModel):
     # Weight of the BM25 ranking against the dense one when fusing seed candidates.
     seed_bm25_weight: float = Field(default=0.5, ge=0.0)
     chunk_seed_weight: float = Field(default=1.0, ge=0.0)
-    # Above 0: seed chunks share their reset mass by a softmax of their cosine to the question
-    # at this temperature instead of in proportion to their RRF score.
-    seed_temperature: float = Field(default=0.0, ge=0.0)
     entity_seed_weight: float = Field(default=1.0, ge=0.0)
     # HippoRAG uses 0.5: short walks keep the seeds' neighbourhood in charge.
     damping: float = Field(default=0.5, gt=0.0, lt=1.0)

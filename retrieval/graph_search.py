@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from graph_store import ChunkHit, EntityHit, GraphStore
+from graph_store import GraphStore
 from kg.settings import RetrievalSettings
 from retrieval.expansion import Expansion, expand, explain
 from retrieval.filters import SearchFilters
@@ -41,31 +41,6 @@ class GraphOutcome:
     bridges: list[tuple[str, str]] = field(default_factory=list)  # (entity id, name)
 
 
-@dataclass(frozen=True)
-class LexicalHits:
-    """The two full-text lookups of a question. They need only its text, so the searcher
-    runs them while the question is being embedded."""
-
-    chunks: list[ChunkHit]
-    aliases: list[EntityHit]
-
-
-def lexical_chunks(
-    store: GraphStore, question: str, settings: RetrievalSettings, filters: SearchFilters | None
-) -> list[ChunkHit]:
-    # Filters apply after the lookup, so ask for more when some hits will be dropped.
-    widen = 3 if filters is not None and filters.active else 1
-    return store.fulltext_chunks(question, settings.candidate_pool * widen)
-
-
-def lexical_aliases(
-    store: GraphStore, question: str, settings: RetrievalSettings
-) -> list[EntityHit]:
-    if settings.link_fulltext_weight <= 0:
-        return []
-    return store.fulltext_aliases(question, settings.link_candidates)
-
-
 def graph_search(
     question: str,
     query_vector: np.ndarray,
@@ -74,37 +49,25 @@ def graph_search(
     store: GraphStore,
     settings: RetrievalSettings,
     filters: SearchFilters | None = None,
-    lexical: LexicalHits | None = None,
 ) -> GraphOutcome:
     n = len(index.chunk_ids)
     if n == 0:
         return GraphOutcome()
-    if lexical is None:
-        lexical = LexicalHits(
-            lexical_chunks(store, question, settings, filters),
-            lexical_aliases(store, question, settings),
-        )
     allowed = _mask(index, filters)
     dense = index.dense_scores(query_vector)
     pool = settings.candidate_pool
     dense_rank = [int(i) for i in np.argsort(-np.where(allowed, dense, -np.inf))[:pool]]
     bm25: dict[int, float] = {}
-    for h in lexical.chunks:
+    for h in store.fulltext_chunks(question, pool * (3 if filters and filters.active else 1)):
         ci = index.projection.chunk_pos.get(h.chunk_id)
         if ci is not None and allowed[ci]:
             bm25[ci] = h.score
     fused = rrf([dense_rank, list(bm25)], settings.rrf_k, [1.0, settings.seed_bm25_weight])
-    linked = link_entities(question, query_vector, index, store, settings, lexical.aliases)
+    linked = link_entities(question, query_vector, index, store, settings)
 
     proj = index.projection
     reset: dict[int, float] = {}
     seeds = sorted(fused.items(), key=lambda kv: -kv[1])[: settings.seed_chunks]
-    if settings.seed_temperature > 0 and seeds:
-        # RRF weights are nearly flat (1/61 vs 1/100); a softmax over the seeds' cosines
-        # gives the walk's reset mass to the passages that actually match the question.
-        cos = np.asarray([dense[ci] for ci, _ in seeds])
-        soft = np.exp((cos - cos.max()) / settings.seed_temperature)
-        seeds = [(ci, float(w)) for (ci, _), w in zip(seeds, soft, strict=True)]
     total = sum(s for _, s in seeds) or 1.0
     for ci, s in seeds:
         reset[ci] = settings.chunk_seed_weight * s / total

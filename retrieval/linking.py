@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from graph_store import EntityHit, GraphStore
+from graph_store import GraphStore
 from kg.settings import RetrievalSettings
 from retrieval.graph_index import GraphIndex
 
@@ -50,9 +50,7 @@ def link_entities(
     index: GraphIndex,
     store: GraphStore,
     settings: RetrievalSettings,
-    alias_hits: list[EntityHit] | None = None,
 ) -> list[LinkedEntity]:
-    """``alias_hits``: the full-text alias lookup when the caller already ran it."""
     found: dict[int, LinkedEntity] = {}
 
     def offer(ei: int, score: float, method: str, matched: str) -> None:
@@ -72,11 +70,7 @@ def link_entities(
         for ei, conf in targets:
             offer(ei, conf, "alias", span)
     if settings.link_fulltext_weight > 0:
-        hits = (
-            store.fulltext_aliases(question, settings.link_candidates)
-            if alias_hits is None
-            else alias_hits
-        )
+        hits = store.fulltext_aliases(question, settings.link_candidates)
         top = max((h.score for h in hits), default=0.0)
         for h in hits:
             fi = index.entity_index.get(h.entity_id)

@@ -8,7 +8,6 @@ metadata filters apply to every preset.
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -20,7 +19,7 @@ from retrieval.embedder import Embedder
 from retrieval.filters import SearchFilters
 from retrieval.fusion import rrf
 from retrieval.graph_index import GraphIndexCache
-from retrieval.graph_search import LexicalHits, graph_search, lexical_aliases, lexical_chunks
+from retrieval.graph_search import graph_search
 from retrieval.linking import LinkedEntity
 
 PRESETS: tuple[str, ...] = ("dense", "hybrid", "graph")
@@ -75,8 +74,6 @@ class Searcher:
         self._embedder = embedder
         self._settings = settings
         self._cache = GraphIndexCache(store)
-        # Runs the graph preset's full-text lookups beside the question's embedding.
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kg-lexical")
 
     @property
     def store(self) -> GraphStore:
@@ -107,25 +104,10 @@ class Searcher:
             raise ConfigError(f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
         if not question.strip() or k <= 0:
             return Retrieval(preset)
+        vector = np.asarray(self._embedder.embed([question])[0], dtype=np.float32)
         if preset == "graph":
-            # The full-text lookups need only the text: they run in the store while the
-            # question is embedded (Kùzu and torch both release the GIL). One after the
-            # other: two Kùzu 0.11.3 FTS queries at once on two connections can spin for
-            # ever in the FTS extension (seen once in ~600 questions).
-            pending = self._pool.submit(self._lexical, question, filters)
-            vector = self._embed(question)
-            return self._graph(question, vector, k, filters, pending.result())
-        vector = self._embed(question)
+            return self._graph(question, vector, k, filters)
         return Retrieval(preset, self._flat(question, vector, k, preset, filters))
-
-    def _lexical(self, question: str, filters: SearchFilters | None) -> LexicalHits:
-        return LexicalHits(
-            lexical_chunks(self._store, question, self._settings, filters),
-            lexical_aliases(self._store, question, self._settings),
-        )
-
-    def _embed(self, question: str) -> np.ndarray:
-        return np.asarray(self._embedder.embed([question])[0], dtype=np.float32)
 
     def _flat(
         self,
@@ -170,17 +152,10 @@ class Searcher:
         ]
 
     def _graph(
-        self,
-        question: str,
-        vector: np.ndarray,
-        k: int,
-        filters: SearchFilters | None,
-        lexical: LexicalHits,
+        self, question: str, vector: np.ndarray, k: int, filters: SearchFilters | None
     ) -> Retrieval:
         index = self._cache.get()
-        outcome = graph_search(
-            question, vector, k, index, self._store, self._settings, filters, lexical
-        )
+        outcome = graph_search(question, vector, k, index, self._store, self._settings, filters)
         ids = [index.chunk_ids[h.chunk_index] for h in outcome.hits]
         chunks = {c.chunk_id: c for c in self._store.get_chunks(ids)}
         results = []
