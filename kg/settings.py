@@ -107,11 +107,7 @@ class RetrievalSettings(BaseModel):
     # embeddings already find the names a question states. 0.5 -> 0 moved R@2 +0.022 on
     # MuSiQue and +0.020 on HotpotQA (R@5 +0.007 / =), and saves a full-text query.
     link_fulltext_weight: float = Field(default=0.0, ge=0.0, le=1.0)
-    # 6 (was 12): past the question's few named entities the cap admits generic near-matches
-    # ("Country", "Electric charge") that pull the walk off topic; 12 -> 6 moved R@2/R@5
-    # +0.019/+0.013 on MuSiQue and +0.010/+0.005 on HotpotQA in one sweep (4 and 8 were worse
-    # on both).
-    link_max_entities: int = Field(default=6, ge=0, le=200)
+    link_max_entities: int = Field(default=12, ge=0, le=200)
     # MMR trade-off (1 = pure relevance) and how many top results it re-orders.
     mmr_lambda: float = Field(default=1.0, ge=0.0, le=1.0)
     max_hops: int = Field(default=3, ge=1, le=3)
