@@ -72,13 +72,7 @@ class GraphIndex:
             epos = self.entity_index.get(entity)
             if cpos is not None and epos is not None:
                 self.chunk_entities[cpos].append(epos)
-        # Entity graph for path finding: (neighbour, relation type, weight, stored forward?).
-        self.relations: list[list[tuple[int, str, float, bool]]] = [[] for _ in data.entity_ids]
-        for src, dst, rel_type, weight in data.relations:
-            a, b = self.entity_index.get(src), self.entity_index.get(dst)
-            if a is not None and b is not None and a != b:
-                self.relations[a].append((b, rel_type, weight, True))
-                self.relations[b].append((a, rel_type, weight, False))
+        self._relation_arrays(data)
         self.entity_chunks: list[list[int]] = [[] for _ in data.entity_ids]
         for ci, entities in enumerate(self.chunk_entities):
             for ei in entities:
@@ -93,6 +87,34 @@ class GraphIndex:
         self._matcher: Any = None
         self._alias_targets: dict[str, list[tuple[int, float]]] = {}
         self._lock = threading.Lock()
+
+    def _relation_arrays(self, data: ProjectionData) -> None:
+        """The entity graph for path finding as CSR arrays: for entity ``a`` its edges are
+        ``rel_indptr[a]:rel_indptr[a + 1]``, each with target, weight, relation type and
+        whether it is walked in its stored direction. Every stored edge appears once per end."""
+        types: dict[str, int] = {}
+        src: list[int] = []
+        dst: list[int] = []
+        weight: list[float] = []
+        kind: list[int] = []
+        for s, d, rel_type, w in data.relations:
+            a, b = self.entity_index.get(s), self.entity_index.get(d)
+            if a is not None and b is not None and a != b:
+                src.append(a)
+                dst.append(b)
+                weight.append(w)
+                kind.append(types.setdefault(rel_type, len(types)))
+        a_arr, b_arr = np.asarray(src, dtype=np.int64), np.asarray(dst, dtype=np.int64)
+        sources = np.concatenate([a_arr, b_arr])
+        # Stable, so each entity's edges keep the stored order, forward copies first.
+        order = np.argsort(sources, kind="stable")
+        self.rel_target = np.concatenate([b_arr, a_arr])[order]
+        self.rel_weight = np.tile(np.asarray(weight, dtype=np.float64), 2)[order]
+        self.rel_type = np.tile(np.asarray(kind, dtype=np.int64), 2)[order]
+        self.rel_forward = np.repeat([True, False], len(src))[order]
+        counts = np.bincount(sources, minlength=len(data.entity_ids))
+        self.rel_indptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+        self.relation_type_names = list(types)
 
     def alias_matcher(self) -> tuple[Any, dict[str, list[tuple[int, float]]]]:
         """A PhraseMatcher over every alias and entity name (lower-cased), built on first use:

@@ -78,7 +78,9 @@ def graph_search(
         entity_seeds[ei] = x.weight
         node = proj.n_chunks + ei
         reset[node] = reset.get(node, 0.0) + settings.entity_seed_weight * x.weight / entity_total
-    walk = proj.pagerank(proj.vector(reset), damping=settings.damping).scores
+    walk = proj.pagerank(
+        proj.vector(reset), damping=settings.damping, tol=settings.ppr_tolerance
+    ).scores
     ppr = walk[:n]
     ppr = np.where(allowed, ppr, 0.0)
     top_ppr = float(ppr.max()) if ppr.size else 0.0
@@ -118,9 +120,9 @@ def graph_search(
     for ci, subject in picks:
         path, end = explain(ci, expansion, index, via=subject)
         node = end
-        while node >= 0 and node in expansion.reach:
-            parent = expansion.reach[node].parent
-            if parent is None:
+        while node >= 0 and expansion.reached(node):
+            parent = int(expansion.parent[node])
+            if parent < 0:
                 break
             bridges[node] = None
             node = parent
@@ -194,11 +196,10 @@ def _strategic(
     if settings.strategic_slots <= 0:
         return {}
     docs: dict[str, tuple[float, int]] = {}
-    for ei, reach in expansion.reach.items():
-        if reach.hops == 0 or reach.strength < settings.strategic_min_strength:
-            continue
+    for ei in expansion.strong(settings.strategic_min_strength).tolist():
+        strength = float(expansion.strength[ei])
         for doc in index.subject_docs.get(ei, []):
-            value = reach.strength * (0.5 + 0.5 * index.doc_authority_norm(doc))
+            value = strength * (0.5 + 0.5 * index.doc_authority_norm(doc))
             if value > docs.get(doc, (0.0, -1))[0]:
                 docs[doc] = (value, ei)
     picks: dict[int, int] = {}  # chunk -> the subject entity that brought it in

@@ -76,10 +76,9 @@ def link_entities(
             fi = index.entity_index.get(h.entity_id)
             if fi is not None and top > 0:
                 offer(fi, settings.link_fulltext_weight * h.score / top, "fulltext", h.matched)
-    for h in store.vector_search_entities(query_vector.tolist(), settings.link_candidates):
-        vi = index.entity_index.get(h.entity_id)
-        if vi is not None and h.score >= settings.link_min_similarity:
-            offer(vi, h.score, "embedding", h.name)
+    for vi, sim in _nearest_entities(query_vector, index, store, settings.link_candidates):
+        if sim >= settings.link_min_similarity:
+            offer(vi, sim, "embedding", index.entity_names[vi])
     # Most confident first (an exact alias before a fuzzy match), then the more specific; the
     # cap keeps the walk's reset mass on the question's own entities.
     ranked = sorted(found.values(), key=lambda x: (-x.score, -x.weight))
@@ -106,3 +105,23 @@ def _alias_matches(question: str, index: GraphIndex) -> list[tuple[str, list[tup
         if hits:
             out.append((span.text, hits))
     return out
+
+
+def _nearest_entities(
+    query: np.ndarray, index: GraphIndex, store: GraphStore, k: int
+) -> list[tuple[int, float]]:
+    """The ``k`` entities closest to the question by cosine. Exact over the index's entity
+    matrix when it holds one (a few milliseconds for 40k entities, and no approximation), else
+    the store's vector index."""
+    matrix = index.entity_matrix
+    if matrix is None:
+        hits = store.vector_search_entities(query.tolist(), k)
+        found = ((index.entity_index.get(h.entity_id), h.score) for h in hits)
+        return [(i, s) for i, s in found if i is not None]
+    if matrix.shape[0] == 0:
+        return []
+    q = (query / (np.linalg.norm(query) or 1.0)).astype(np.float32)
+    sims = matrix @ q
+    top = np.argpartition(-sims, k - 1)[:k] if k < sims.size else np.arange(sims.size)
+    top = top[np.argsort(-sims[top], kind="stable")]
+    return [(int(i), float(sims[i])) for i in top]
