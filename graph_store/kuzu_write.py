@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from graph_schema import DocumentGraph, Entity
+from graph_store.kuzu_tables import chunk_table, document_table, entity_table, has_chunk_table
 from graph_store.provenance import fold_alias_links, fold_relations
-from graph_store.rows import alias_rows, chunk_rows, document_params, entity_row, relation_rows
+from graph_store.rows import alias_rows, document_params, relation_rows
 
 
 @dataclass
@@ -94,12 +95,6 @@ class KuzuWriteMixin:
 
         # --- reads -------------------------------------------------------------
         stored = self._read_stored(doc_ids)
-        new_rels = relation_rows(r for g in batch for r in g.relations)
-        if new_rels:
-            stored.relations += self._q("relations_existing", rows=new_rels)
-        new_links = [row for g in batch for row in alias_rows(g.aliases, g.document.id)]
-        if new_links:
-            stored.links += self._q("alias_links_existing", rows=new_links)
         entities: dict[str, Entity] = {}
         for g in batch:
             for e in g.entities:
@@ -109,6 +104,18 @@ class KuzuWriteMixin:
             if entities
             else set()
         )
+        # An entity the store does not have yet has no edges to look up.
+        new_ids = set(entities) - known
+        new_rels = relation_rows(r for g in batch for r in g.relations)
+        ask = [
+            r for r in new_rels if r["source_id"] not in new_ids and r["target_id"] not in new_ids
+        ]
+        if ask:
+            stored.relations += self._q("relations_existing", rows=ask)
+        new_links = [row for g in batch for row in alias_rows(g.aliases, g.document.id)]
+        ask = [r for r in new_links if r["entity_id"] not in new_ids]
+        if ask:
+            stored.links += self._q("alias_links_existing", rows=ask)
 
         # --- writes ------------------------------------------------------------
         rels = fold_relations(stored.relations, new_rels, doc_ids)
@@ -123,12 +130,19 @@ class KuzuWriteMixin:
         if gone:
             self._q("chunks_delete", ids=sorted(gone))
         for g in batch:
-            name = "document_update" if g.document.id in stored.present else "document_create"
-            self._q(name, **document_params(g.document))
+            if g.document.id in stored.present:
+                self._q("document_update", **document_params(g.document))
+        # Rows read above to be new are bulk-copied (see kuzu_tables.py).
+        fresh_docs = [g.document for g in batch if g.document.id not in stored.present]
+        if fresh_docs:
+            self._q("documents_copy", rows=document_table(fresh_docs))
         fresh = [c for g in batch for c in g.chunks if c.id not in old_chunks]
-        self._q_rows("chunks_create", chunk_rows(fresh, self._dim))
-        created = [entity_row(e, self._dim) for i, e in entities.items() if i not in known]
-        self._q_rows("entities_create", created)
+        if fresh:
+            self._q("chunks_copy", rows=chunk_table(fresh, self._dim))
+            self._q("has_chunk_copy", rows=has_chunk_table(fresh))
+        created = [e for i, e in entities.items() if i in new_ids]
+        if created:
+            self._q("entities_copy", rows=entity_table(created, self._dim))
         mentions = [
             {"chunk_id": m.chunk_id, "entity_id": m.entity_id, "count": m.count}
             for g in batch
