@@ -82,3 +82,40 @@ def entity_table(entities: Sequence[Entity], dim: int) -> Any:
             "pagerank": pa.array([0.0] * len(entities), pa.float64()),
         }
     )
+
+
+def mention_table(rows: Sequence[dict[str, Any]]) -> Any:
+    return pa.table(
+        {
+            "from": pa.array([r["chunk_id"] for r in rows], pa.string()),
+            "to": pa.array([r["entity_id"] for r in rows], pa.string()),
+            "count": pa.array([int(r["count"]) for r in rows], pa.int64()),
+        }
+    )
+
+
+def related_table(rows: Sequence[dict[str, Any]]) -> Any:
+    """``fold_relations`` create rows."""
+    return pa.table(
+        {
+            "from": pa.array([r["source_id"] for r in rows], pa.string()),
+            "to": pa.array([r["target_id"] for r in rows], pa.string()),
+            "type": pa.array([r["type"] for r in rows], pa.string()),
+            "weight": pa.array([float(r["weight"]) for r in rows], pa.float64()),
+            "evidence": pa.array([list(r["evidence"]) for r in rows], pa.list_(pa.string())),
+            "extractor": pa.array([r["extractor"] for r in rows], pa.string()),
+        }
+    )
+
+
+def alias_of_table(rows: Sequence[dict[str, Any]]) -> Any:
+    """``fold_alias_links`` create rows."""
+    return pa.table(
+        {
+            "from": pa.array([r["normalized"] for r in rows], pa.string()),
+            "to": pa.array([r["entity_id"] for r in rows], pa.string()),
+            "method": pa.array([r["method"] for r in rows], pa.string()),
+            "confidence": pa.array([float(r["confidence"]) for r in rows], pa.float64()),
+            "doc_ids": pa.array([list(r["doc_ids"]) for r in rows], pa.list_(pa.string())),
+        }
+    )
