@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import cypher
@@ -86,7 +86,7 @@ class KuzuIndexMixin:
         self._vectors_ready = len(wanted) == len(VECTOR_INDEXES)
 
     def _vector_query(self, index: str, name: str, **params: Any) -> list[list[Any]]:
-        if not self._vectors_ready:  # only queries before every table has one lock
+        if not self._vectors_ready:  # until every table has its index, a query checks first
             with self._writing():
                 self._ensure_vectors()
             if index not in self._vector_indexes:
@@ -94,32 +94,23 @@ class KuzuIndexMixin:
         return self._q(name, **params)
 
     def _fulltext(self, name: str, **params: Any) -> list[list[Any]]:
-        return self._indexed(lambda: self._fts_ready, self._ensure_fulltext, name, params)
-
-    # --- shared ---------------------------------------------------------------
-    def _indexed(
-        self,
-        ready: Callable[[], bool],
-        ensure: Callable[[], None],
-        name: str,
-        params: dict[str, Any],
-    ) -> list[list[Any]]:
         for attempt in range(_ATTEMPTS):
-            if not ready():  # only the first query after a write takes the write lock
+            if not self._fts_ready:  # only the first query after a write takes the write lock
                 with self._writing():
-                    ensure()
+                    self._ensure_fulltext()
             try:
                 return self._q(name, **params)
             except StoreError as exc:
-                # Retried: a write that dropped the index between the check above and the
+                # Retried: a write that dropped the indexes between the check above and the
                 # query, and Kùzu 0.11.3's FTS extension failing about one query in 700 with
                 # this internal error whatever the query (2,000 HotpotQA questions measured;
                 # the same query run again succeeds). Anything else is raised.
-                transient = "unordered_map::at" in str(exc) or not ready()
+                transient = "unordered_map::at" in str(exc) or not self._fts_ready
                 if not transient or attempt == _ATTEMPTS - 1:
                     raise
         raise AssertionError("unreachable")
 
+    # --- shared ---------------------------------------------------------------
     def _create_missing(
         self, names: tuple[str, ...], create: str, wanted: tuple[str, ...] | None = None
     ) -> None:
