@@ -40,6 +40,8 @@ class _KuzuHost(Protocol):
 
     def _ensure_fulltext(self) -> None: ...
 
+    def _ensure_vectors(self) -> None: ...
+
     def fulltext_aliases(self, query: str, k: int) -> list[EntityHit]: ...
 
     def get_chunks(self, chunk_ids: Sequence[str]) -> list[ChunkHit]: ...
@@ -103,9 +105,12 @@ class KuzuExploreMixin:
         max_rows: int = 1000,
     ) -> list[dict[str, Any]]:
         checked = kuzu_guard.check(query)
-        if checked.uses_fulltext:
-            with self._writing():  # full-text indexes are rebuilt lazily after writes
-                self._ensure_fulltext()
+        if checked.uses_fulltext or checked.uses_vectors:
+            with self._writing():  # indexes are rebuilt lazily after writes: kuzu_indexes.py
+                if checked.uses_fulltext:
+                    self._ensure_fulltext()
+                if checked.uses_vectors:
+                    self._ensure_vectors()
         with self._reading():
             return kuzu_guard.run_read_only(self._require(), query, params, timeout_s, max_rows)
 

@@ -87,6 +87,10 @@ class Checked:
     def uses_fulltext(self) -> bool:
         return "QUERY_FTS_INDEX" in self.calls
 
+    @property
+    def uses_vectors(self) -> bool:
+        return "QUERY_VECTOR_INDEX" in self.calls
+
 
 def code_only(query: str) -> str:
     """The query with string literals, comments and back-quoted names blanked out (same

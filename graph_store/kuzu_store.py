@@ -11,17 +11,14 @@ tables (reproduced with HAS_CHUNK, MENTIONS, ALIAS_OF, RELATED and NEXT), so the
 schema has no NEXT table: chunk order is ``Chunk.idx`` and ``export_next`` derives adjacency.
 Keep document writes to at most four relationship tables per transaction.
 
-Full-text indexes are dropped before a write and rebuilt lazily before the next full-text
-query: with both FTS indexes present, Kùzu 0.11.3 lost the Document and Chunk nodes created
-in a multi-statement transaction at commit (reproduced by replaying our statements), and
-incrementally maintained FTS indexes returned wrong rows after deletes.
+Full-text indexes are dropped before a write and rebuilt lazily; vector indexes are built once
+their tables have rows: see ``kuzu_indexes.py``.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
-import re
 import threading
 import uuid
 from collections.abc import Callable, Iterator, Sequence
@@ -32,6 +29,7 @@ from typing import Any, Self
 import cypher
 from graph_schema import SCHEMA_VERSION, DocumentGraph
 from graph_store.kuzu_explore import KuzuExploreMixin
+from graph_store.kuzu_indexes import KuzuIndexMixin
 from graph_store.kuzu_write import KuzuWriteMixin
 from graph_store.port import MAX_HOPS
 from graph_store.projection import Projection
@@ -58,12 +56,10 @@ from graph_store.types import (
 from kg.errors import SchemaVersionError, StoreError
 
 _EXTENSIONS = ("vector", "fts", "algo")
-_FTS_INDEXES = ("chunk_fts", "alias_fts")
-_FTS_ATTEMPTS = 3
 _DELETE_BATCH = 500  # documents per delete transaction: bounds what one transaction holds
 
 
-class KuzuGraphStore(KuzuWriteMixin, KuzuExploreMixin):
+class KuzuGraphStore(KuzuWriteMixin, KuzuIndexMixin, KuzuExploreMixin):
     """One read-write Kùzu database per process; the constructor only records settings."""
 
     def __init__(self, path: Path, embedding_dim: int, embedding_model: str) -> None:
@@ -82,6 +78,8 @@ class KuzuGraphStore(KuzuWriteMixin, KuzuExploreMixin):
         self._readers_lock = threading.Lock()
         self._generation = 0
         self._fts_ready = False
+        self._vectors_ready = False
+        self._vector_indexes: set[str] = set()
 
     # --- lifecycle ------------------------------------------------------------
     def open(self) -> None:
@@ -130,11 +128,8 @@ class KuzuGraphStore(KuzuWriteMixin, KuzuExploreMixin):
         with self._writing():
             for stmt in cypher.statements("kuzu", "schema"):
                 self._run_raw(stmt.replace("{dim}", str(self._dim)))
-            present = {row[0] for row in self._q("index_names")}
-            for stmt in cypher.statements("kuzu", "indexes"):
-                name = stmt.split(",")[1].strip().strip("'")
-                if name not in present:
-                    self._run_raw(stmt)
+            # Vector indexes are not created here but once their tables have rows: see
+            # kuzu_indexes.py.
             self._ensure_fulltext()
             self._q("meta_set", key="schema_version", value=SCHEMA_VERSION)
             self._q("meta_set", key="embedding_dim", value=str(self._dim))
@@ -240,56 +235,6 @@ class KuzuGraphStore(KuzuWriteMixin, KuzuExploreMixin):
                     deleted += len(part)
         return deleted
 
-    def _present_fulltext(self) -> set[str]:
-        return {row[0] for row in self._q("index_names")} & set(_FTS_INDEXES)
-
-    def _drop_fulltext(self) -> None:
-        present = self._present_fulltext()
-        for stmt, name in zip(
-            cypher.statements("kuzu", "fulltext_drop"), _FTS_INDEXES, strict=True
-        ):
-            if name in present:
-                self._run_raw(stmt)
-        if present:
-            self._checkpoint()
-        self._fts_ready = False
-
-    def _ensure_fulltext(self) -> None:
-        if self._fts_ready:
-            return
-        present = self._present_fulltext()
-        created = False
-        drops = dict(zip(_FTS_INDEXES, cypher.statements("kuzu", "fulltext_drop"), strict=True))
-        for stmt, name in zip(
-            cypher.statements("kuzu", "fulltext_create"), _FTS_INDEXES, strict=True
-        ):
-            if name in present:
-                continue
-            try:
-                self._run_raw(stmt)
-            except StoreError as exc:
-                # A process killed while building the index leaves part of it behind: the
-                # catalogue does not list it, yet creating it again says it exists.
-                if "already exists" not in str(exc):
-                    raise
-                self._clear_fulltext_remains(name, drops[name])
-                self._run_raw(stmt)
-            created = True
-        if created:
-            self._checkpoint()
-        self._fts_ready = True
-
-    def _clear_fulltext_remains(self, name: str, drop: str) -> None:
-        with contextlib.suppress(StoreError):
-            self._run_raw(drop)
-        # Kùzu keeps an FTS index in internal tables named "<table id>_<index>_<part>".
-        pattern = re.compile(rf"^[0-9]+_{re.escape(name)}_[a-z_]+$")
-        tables = [r[0] for r in self._run_raw("CALL SHOW_TABLES() RETURN name")]
-        for table in tables:
-            if pattern.match(table):  # a catalogue name checked by pattern, never user text
-                with contextlib.suppress(StoreError):
-                    self._run_raw(f"DROP TABLE `{table}`")
-
     def _in_transaction(self, work: Callable[[], object]) -> None:
         self._drop_fulltext()
         conn = self._require()
@@ -319,9 +264,10 @@ class KuzuGraphStore(KuzuWriteMixin, KuzuExploreMixin):
             self._require().execute("CHECKPOINT")
 
     def refresh_indexes(self) -> None:
-        """Rebuild full-text indexes and, when the graph changed since the last run, global
-        PageRank (Entity.pagerank, Document.authority) over the in-memory projection."""
+        """Rebuild full-text and vector indexes and, when the graph changed since the last run,
+        global PageRank (Entity.pagerank, Document.authority) over the in-memory projection."""
         with self._writing():
+            self._ensure_vectors()
             self._ensure_fulltext()
             version = self.graph_version()
             if not version or self._meta("pagerank_version") != version:
@@ -388,11 +334,15 @@ class KuzuGraphStore(KuzuWriteMixin, KuzuExploreMixin):
         return [by_id[c] for c in chunk_ids if c in by_id]
 
     def vector_search_chunks(self, embedding: Sequence[float], k: int) -> list[ChunkHit]:
-        rows = self._q("vector_chunks", embedding=self._vec(embedding), k=max(1, k))
+        rows = self._vector_query(
+            "chunk_emb", "vector_chunks", embedding=self._vec(embedding), k=max(1, k)
+        )
         return [to_chunk_hit(r, 1.0 - float(r[5])) for r in rows]
 
     def vector_search_entities(self, embedding: Sequence[float], k: int) -> list[EntityHit]:
-        rows = self._q("vector_entities", embedding=self._vec(embedding), k=max(1, k))
+        rows = self._vector_query(
+            "entity_emb", "vector_entities", embedding=self._vec(embedding), k=max(1, k)
+        )
         return [EntityHit(r[0], r[1], r[2], 1.0 - float(r[3])) for r in rows]
 
     def fulltext_chunks(self, query: str, k: int) -> list[ChunkHit]:
@@ -406,23 +356,6 @@ class KuzuGraphStore(KuzuWriteMixin, KuzuExploreMixin):
             return []
         rows = self._fulltext("fulltext_aliases", query=query, k=max(1, k))
         return [EntityHit(r[0], r[1], r[2], float(r[3]), matched=r[4]) for r in rows]
-
-    def _fulltext(self, name: str, **params: Any) -> list[list[Any]]:
-        for attempt in range(_FTS_ATTEMPTS):
-            if not self._fts_ready:  # only the first query after a write takes the write lock
-                with self._writing():
-                    self._ensure_fulltext()
-            try:
-                return self._q(name, **params)
-            except StoreError as exc:
-                # Retried: a write that dropped the indexes between the check above and the
-                # query, and Kùzu 0.11.3's FTS extension failing about one query in 700 with
-                # this internal error whatever the query (2,000 HotpotQA questions measured;
-                # the same query run again succeeds). Anything else is raised.
-                transient = "unordered_map::at" in str(exc) or not self._fts_ready
-                if not transient or attempt == _FTS_ATTEMPTS - 1:
-                    raise
-        raise AssertionError("unreachable")
 
     def neighbourhood(self, entity_id: str, hops: int = 1, limit: int = 100) -> Subgraph:
         hops = max(1, min(MAX_HOPS, hops))

@@ -10,13 +10,22 @@ queries instead of a dozen per document.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from graph_schema import DocumentGraph, Entity
+from graph_store.kuzu_tables import (
+    alias_of_table,
+    chunk_table,
+    document_table,
+    entity_table,
+    has_chunk_table,
+    mention_table,
+    related_table,
+)
 from graph_store.provenance import fold_alias_links, fold_relations
-from graph_store.rows import alias_rows, chunk_rows, document_params, entity_row, relation_rows
+from graph_store.rows import alias_rows, document_params, relation_rows
 
 
 @dataclass
@@ -95,21 +104,32 @@ class KuzuWriteMixin:
 
         # --- reads -------------------------------------------------------------
         stored = self._read_stored(doc_ids)
-        new_rels = relation_rows(r for g in batch for r in g.relations)
-        if new_rels:
-            stored.relations += self._q("relations_existing", rows=new_rels)
-        new_links = [row for g in batch for row in alias_rows(g.aliases, g.document.id)]
-        if new_links:
-            stored.links += self._q("alias_links_existing", rows=new_links)
         entities: dict[str, Entity] = {}
         for g in batch:
             for e in g.entities:
                 entities.setdefault(e.id, e)
+        new_rels = relation_rows(r for g in batch for r in g.relations)
+        new_links = [row for g in batch for row in alias_rows(g.aliases, g.document.id)]
+        mentions = [
+            {"chunk_id": m.chunk_id, "entity_id": m.entity_id, "count": m.count}
+            for g in batch
+            for m in g.mentions
+        ]
+        referenced = set(entities) | {r["entity_id"] for r in [*new_links, *mentions]}
+        referenced |= {r[k] for r in new_rels for k in ("source_id", "target_id")}
         known = (
-            {r[0] for r in self._q("entities_existing", ids=sorted(entities))}
-            if entities
+            {r[0] for r in self._q("entities_existing", ids=sorted(referenced))}
+            if referenced
             else set()
         )
+        # An entity the store does not have yet has no edges to look up.
+        new_ids = set(entities) - known
+        ask = [r for r in new_rels if not {r["source_id"], r["target_id"]} & new_ids]
+        if ask:
+            stored.relations += self._q("relations_existing", rows=ask)
+        ask = [r for r in new_links if r["entity_id"] not in new_ids]
+        if ask:
+            stored.links += self._q("alias_links_existing", rows=ask)
 
         # --- writes ------------------------------------------------------------
         rels = fold_relations(stored.relations, new_rels, doc_ids)
@@ -124,24 +144,48 @@ class KuzuWriteMixin:
         if gone:
             self._q("chunks_delete", ids=sorted(gone))
         for g in batch:
-            name = "document_update" if g.document.id in stored.present else "document_create"
-            self._q(name, **document_params(g.document))
+            if g.document.id in stored.present:
+                self._q("document_update", **document_params(g.document))
+        # Rows read above to be new are bulk-copied (see kuzu_tables.py).
+        fresh_docs = [g.document for g in batch if g.document.id not in stored.present]
+        if fresh_docs:
+            self._q("documents_copy", rows=document_table(fresh_docs))
         fresh = [c for g in batch for c in g.chunks if c.id not in old_chunks]
-        self._q_rows("chunks_create", chunk_rows(fresh, self._dim))
-        created = [entity_row(e, self._dim) for i, e in entities.items() if i not in known]
-        self._q_rows("entities_create", created)
-        mentions = [
-            {"chunk_id": m.chunk_id, "entity_id": m.entity_id, "count": m.count}
-            for g in batch
-            for m in g.mentions
-        ]
-        self._q_rows("mentions_create", mentions)
+        if fresh:
+            self._q("chunks_copy", rows=chunk_table(fresh, self._dim))
+            self._q("has_chunk_copy", rows=has_chunk_table(fresh))
+        created = [e for i, e in entities.items() if i in new_ids]
+        if created:
+            self._q("entities_copy", rows=entity_table(created, self._dim))
+        # Edges whose ends are known to exist once the nodes above are written are copied;
+        # a row naming anything else goes through the MATCH ... CREATE statement, which
+        # drops it when an end is missing, as every row did before (normally none).
+        entity_ok = known | new_ids
+        entity_ok |= {x for r in stored.relations for x in r[:2]} | {r[2] for r in stored.links}
+        chunk_ok = new_chunks
+        alias_ok = {r[0] for r in stored.links} | {r["normalized"] for r in new_links}
+        copied, rest = _split(
+            mentions, lambda r: r["chunk_id"] in chunk_ok and r["entity_id"] in entity_ok
+        )
+        if copied:
+            self._q("mentions_copy", rows=mention_table(copied))
+        self._q_rows("mentions_create", rest)
         names: dict[str, dict[str, Any]] = {}
         for row in new_links:
             names.setdefault(row["normalized"], row)
         self._q_rows("aliases_merge", list(names.values()))
-        self._q_rows("alias_links_create", links.create)
-        self._q_rows("relations_create", rels.create)
+        copied, rest = _split(
+            links.create, lambda r: r["normalized"] in alias_ok and r["entity_id"] in entity_ok
+        )
+        if copied:
+            self._q("alias_links_copy", rows=alias_of_table(copied))
+        self._q_rows("alias_links_create", rest)
+        copied, rest = _split(
+            rels.create, lambda r: r["source_id"] in entity_ok and r["target_id"] in entity_ok
+        )
+        if copied:
+            self._q("relations_copy", rows=related_table(copied))
+        self._q_rows("relations_create", rest)
 
         # Orphan clean-up, never for an entity this batch mentions: the check reads MENTIONS
         # edges the transaction itself wrote. Entities written without a mention (relation
@@ -149,3 +193,14 @@ class KuzuWriteMixin:
         mentioned: set[str] = {str(m["entity_id"]) for m in mentions}
         candidates = stored.mentioned | (set(entities) - mentioned)
         self._cleanup(candidates - mentioned, candidates | mentioned)
+
+
+Row = dict[str, Any]
+
+
+def _split(rows: list[Row], ok: Callable[[Row], bool]) -> tuple[list[Row], list[Row]]:
+    yes: list[Row] = []
+    no: list[Row] = []
+    for r in rows:
+        (yes if ok(r) else no).append(r)
+    return yes, no

@@ -140,6 +140,28 @@ def test_vector_search_matches_brute_force(store: KuzuGraphStore) -> None:
     assert store.vector_search_entities(vec(2), 1)[0].score == pytest.approx(1.0, abs=1e-4)
 
 
+def test_vector_indexes_are_built_once_their_tables_have_rows(
+    store: KuzuGraphStore, tmp_path: Path
+) -> None:
+    def indexes() -> set[str]:
+        return {r[0] for r in store._q("index_names")}
+
+    assert not indexes() & {"chunk_emb", "entity_emb"}
+    assert store.vector_search_chunks(vec(1), 3) == []  # no rows, no index, no error
+    store.upsert_documents([graph("da", ["x", "y"], ["a"], [])])
+    assert not indexes() & {"chunk_emb", "entity_emb"}  # writes do not build them
+    store.refresh_indexes()
+    assert {"chunk_emb", "entity_emb"} <= indexes()
+    store.upsert_documents([graph("db", ["z"], ["b"], [])])  # maintained from now on
+    assert {h.entity_id for h in store.vector_search_entities(vec(1), 2)} == {"a", "b"}
+    store.close()
+    reopened = KuzuGraphStore(tmp_path / "g.kuzu", DIM, "test-model")
+    with reopened:
+        assert [h.doc_id for h in reopened.vector_search_chunks(vec(sum(map(ord, "db"))), 1)] == [
+            "db"
+        ]
+
+
 def test_fulltext_after_refresh(store: KuzuGraphStore) -> None:
     store.upsert_documents(
         [

@@ -1,0 +1,1 @@
+COPY ALIAS_OF FROM $rows

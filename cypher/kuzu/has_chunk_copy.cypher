@@ -1,0 +1,1 @@
+COPY HAS_CHUNK FROM $rows

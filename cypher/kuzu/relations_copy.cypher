@@ -1,0 +1,1 @@
+COPY RELATED FROM $rows
