@@ -15,6 +15,7 @@ import numpy as np
 
 from graph_store import GraphStore, ProjectionData
 from graph_store.projection import Projection
+from retrieval.lexical import Bm25Index
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,18 @@ class GraphIndex:
         else:
             self.entity_matrix = None
         self.aliases = data.aliases
+        # Title and text, as documents are read; empty texts (an older projection reader)
+        # leave the graph preset on the store's full-text index (see graph_search).
+        self.bm25 = (
+            Bm25Index(
+                [
+                    f"{self.docs[d].title}\n{t}"
+                    for d, t in zip(data.chunk_docs, data.chunk_texts, strict=True)
+                ]
+            )
+            if len(data.chunk_texts) == len(data.chunk_ids) and data.chunk_ids
+            else None
+        )
         self._matcher: Any = None
         self._alias_targets: dict[str, list[tuple[int, float]]] = {}
         self._lock = threading.Lock()
