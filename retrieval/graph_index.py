@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from graph_store import GraphStore, ProjectionData
+from graph_store import ChunkHit, GraphStore, ProjectionData
 from graph_store.projection import Projection
 from retrieval.lexical import Bm25Index
 
@@ -34,6 +34,9 @@ class GraphIndex:
         self.chunk_ids = data.chunk_ids
         self.chunk_docs = data.chunk_docs
         self.chunk_tokens = data.chunk_tokens
+        self.chunk_index = data.chunk_index
+        # Empty when the projection carries no texts; results are then read from the store.
+        self.chunk_texts = data.chunk_texts if len(data.chunk_texts) == len(data.chunk_ids) else []
         self.entity_names = data.entity_names
         self.entity_types = data.entity_types
         dim = len(data.chunk_embeddings[0]) if data.chunk_embeddings else 0
@@ -94,7 +97,7 @@ class GraphIndex:
                     for d, t in zip(data.chunk_docs, data.chunk_texts, strict=True)
                 ]
             )
-            if len(data.chunk_texts) == len(data.chunk_ids) and data.chunk_ids
+            if self.chunk_texts
             else None
         )
         self._matcher: Any = None
@@ -173,6 +176,19 @@ class GraphIndex:
         meta = self.docs.get(doc)
         top = self._top_authority
         return meta.authority / top if meta is not None and top > 0 else 0.0
+
+    def chunk_hit(self, ci: int) -> ChunkHit:
+        """The chunk at position ``ci`` as the store would return it (score 0)."""
+        doc = self.chunk_docs[ci]
+        meta = self.docs.get(doc)
+        return ChunkHit(
+            self.chunk_ids[ci],
+            doc,
+            meta.title if meta else "",
+            self.chunk_texts[ci],
+            0.0,
+            self.chunk_index[ci],
+        )
 
     def dense_scores(self, query: np.ndarray) -> np.ndarray:
         """Cosine similarity of the query with every chunk."""
