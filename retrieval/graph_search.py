@@ -1,7 +1,8 @@
 """The ``graph`` preset: candidates, entity linking, personalized PageRank, authority, paths.
 
-1. Candidates: exact dense cosine over every chunk and BM25 from the store's full-text index,
-   fused by RRF.
+1. Candidates: exact dense cosine over every chunk and BM25 over chunk titles and texts (in
+   memory, retrieval/lexical.py; ``graph_lexical = "store"`` uses the store's full-text
+   index), fused by RRF.
 2. Entities linked in the question (linking.py) and the best fused candidates seed a
    personalized PageRank over the chunk–entity graph (graph_store.projection).
 3. Each chunk scores ``ppr_weight * ppr / max(ppr) + dense_weight * cosine +
