@@ -179,4 +179,5 @@ def read_projection(version: str, read: Reader) -> ProjectionData:
         relations=[(r[0], r[1], r[2], float(r[3])) for r in read("export_relations")],
         aliases=[(r[0], r[1], float(r[2] or 0.0)) for r in read("proj_aliases")],
         entity_embeddings=[list(r[4] or ()) for r in entities],
+        chunk_texts=[r[5] or "" for r in chunks],
     )

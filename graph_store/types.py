@@ -125,3 +125,5 @@ class ProjectionData:
     relations: list[tuple[str, str, str, float]]  # (source, target, type, weight)
     aliases: list[tuple[str, str, float]]  # (alias surface name, entity id, confidence)
     entity_embeddings: list[list[float]] = field(default_factory=list)
+    # Chunk texts for retrieval's in-memory BM25 (retrieval/lexical.py), in chunk order.
+    chunk_texts: list[str] = field(default_factory=list)

@@ -74,6 +74,13 @@ class RetrievalSettings(BaseModel):
     seed_chunks: int = Field(default=40, ge=0, le=500)
     # Weight of the BM25 ranking against the dense one when fusing seed candidates.
     seed_bm25_weight: float = Field(default=0.5, ge=0.0)
+    # Where the graph preset's BM25 candidates come from: "memory" (retrieval/lexical.py,
+    # over chunk titles and texts, built with the graph index) or "store" (the store's
+    # full-text index over chunk texts: a query round trip, and Kùzu's FTS can fail or hang).
+    graph_lexical: Literal["memory", "store"] = "memory"
+    # Okapi BM25 parameters of the in-memory index (the usual defaults).
+    bm25_k1: float = Field(default=1.2, ge=0.0)
+    bm25_b: float = Field(default=0.75, ge=0.0, le=1.0)
     chunk_seed_weight: float = Field(default=1.0, ge=0.0)
     entity_seed_weight: float = Field(default=1.0, ge=0.0)
     # HippoRAG uses 0.5: short walks keep the seeds' neighbourhood in charge.

@@ -97,8 +97,8 @@ def expand(
     out.cost[frontier] = 0.0
     out.strength[frontier] = np.fromiter(seeds.values(), dtype=np.float64) / top
     indptr = index.rel_indptr
-    weight = np.clip(index.rel_weight, 0.0, 1.0)
-    step_cost = 2.0 - weight
+    weight = index.rel_unit_weight
+    step_cost = index.rel_step_cost
     for _ in range(max_hops):
         counts = indptr[frontier + 1] - indptr[frontier]
         total = int(counts.sum())

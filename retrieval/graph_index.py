@@ -13,8 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from graph_store import GraphStore, ProjectionData
+from graph_store import ChunkHit, GraphStore, ProjectionData
 from graph_store.projection import Projection
+from retrieval.lexical import Bm25Index
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,9 @@ class GraphIndex:
         self.chunk_ids = data.chunk_ids
         self.chunk_docs = data.chunk_docs
         self.chunk_tokens = data.chunk_tokens
+        self.chunk_index = data.chunk_index
+        # Empty when the projection carries no texts; results are then read from the store.
+        self.chunk_texts = data.chunk_texts if len(data.chunk_texts) == len(data.chunk_ids) else []
         self.entity_names = data.entity_names
         self.entity_types = data.entity_types
         dim = len(data.chunk_embeddings[0]) if data.chunk_embeddings else 0
@@ -84,6 +88,18 @@ class GraphIndex:
         else:
             self.entity_matrix = None
         self.aliases = data.aliases
+        # Title and text, as documents are read; empty texts (an older projection reader)
+        # leave the graph preset on the store's full-text index (see graph_search).
+        self.bm25 = (
+            Bm25Index(
+                [
+                    f"{self.docs[d].title}\n{t}"
+                    for d, t in zip(data.chunk_docs, data.chunk_texts, strict=True)
+                ]
+            )
+            if self.chunk_texts
+            else None
+        )
         self._matcher: Any = None
         self._alias_targets: dict[str, list[tuple[int, float]]] = {}
         self._lock = threading.Lock()
@@ -110,6 +126,9 @@ class GraphIndex:
         order = np.argsort(sources, kind="stable")
         self.rel_target = np.concatenate([b_arr, a_arr])[order]
         self.rel_weight = np.tile(np.asarray(weight, dtype=np.float64), 2)[order]
+        # Path finding's per-edge strength and cost, computed once rather than per query.
+        self.rel_unit_weight = np.clip(self.rel_weight, 0.0, 1.0)
+        self.rel_step_cost = 2.0 - self.rel_unit_weight
         self.rel_type = np.tile(np.asarray(kind, dtype=np.int64), 2)[order]
         self.rel_forward = np.repeat([True, False], len(src))[order]
         counts = np.bincount(sources, minlength=len(data.entity_ids))
@@ -160,6 +179,19 @@ class GraphIndex:
         meta = self.docs.get(doc)
         top = self._top_authority
         return meta.authority / top if meta is not None and top > 0 else 0.0
+
+    def chunk_hit(self, ci: int) -> ChunkHit:
+        """The chunk at position ``ci`` as the store would return it (score 0)."""
+        doc = self.chunk_docs[ci]
+        meta = self.docs.get(doc)
+        return ChunkHit(
+            self.chunk_ids[ci],
+            doc,
+            meta.title if meta else "",
+            self.chunk_texts[ci],
+            0.0,
+            self.chunk_index[ci],
+        )
 
     def dense_scores(self, query: np.ndarray) -> np.ndarray:
         """Cosine similarity of the query with every chunk."""

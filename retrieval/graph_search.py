@@ -1,7 +1,8 @@
 """The ``graph`` preset: candidates, entity linking, personalized PageRank, authority, paths.
 
-1. Candidates: exact dense cosine over every chunk and BM25 from the store's full-text index,
-   fused by RRF.
+1. Candidates: exact dense cosine over every chunk and BM25 over chunk titles and texts (in
+   memory, retrieval/lexical.py; ``graph_lexical = "store"`` uses the store's full-text
+   index), fused by RRF.
 2. Entities linked in the question (linking.py) and the best fused candidates seed a
    personalized PageRank over the chunk–entity graph (graph_store.projection).
 3. Each chunk scores ``ppr_weight * ppr / max(ppr) + dense_weight * cosine +
@@ -57,11 +58,7 @@ def graph_search(
     dense = index.dense_scores(query_vector)
     pool = settings.candidate_pool
     dense_rank = [int(i) for i in np.argsort(-np.where(allowed, dense, -np.inf))[:pool]]
-    bm25: dict[int, float] = {}
-    for h in store.fulltext_chunks(question, pool * (3 if filters and filters.active else 1)):
-        ci = index.projection.chunk_pos.get(h.chunk_id)
-        if ci is not None and allowed[ci]:
-            bm25[ci] = h.score
+    bm25 = _lexical(question, pool, index, store, settings, allowed, filters)
     fused = rrf([dense_rank, list(bm25)], settings.rrf_k, [1.0, settings.seed_bm25_weight])
     linked = link_entities(question, query_vector, index, store, settings)
 
@@ -140,6 +137,28 @@ def graph_search(
         linked=linked,
         bridges=[(proj.entity_ids[b], index.entity_names[b]) for b in bridges],
     )
+
+
+def _lexical(
+    question: str,
+    pool: int,
+    index: GraphIndex,
+    store: GraphStore,
+    settings: RetrievalSettings,
+    allowed: np.ndarray,
+    filters: SearchFilters | None,
+) -> dict[int, float]:
+    """BM25 candidates (chunk position -> score, best first): in memory by default, else the
+    store's full-text index (over-fetched under filters, which it cannot apply)."""
+    if settings.graph_lexical == "memory" and index.bm25 is not None:
+        hits = index.bm25.top(question, pool, settings.bm25_k1, settings.bm25_b, allowed)
+        return dict(hits)
+    bm25: dict[int, float] = {}
+    for h in store.fulltext_chunks(question, pool * (3 if filters and filters.active else 1)):
+        ci = index.projection.chunk_pos.get(h.chunk_id)
+        if ci is not None and allowed[ci]:
+            bm25[ci] = h.score
+    return bm25
 
 
 def _bridges(

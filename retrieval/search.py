@@ -157,7 +157,12 @@ class Searcher:
         index = self._cache.get()
         outcome = graph_search(question, vector, k, index, self._store, self._settings, filters)
         ids = [index.chunk_ids[h.chunk_index] for h in outcome.hits]
-        chunks = {c.chunk_id: c for c in self._store.get_chunks(ids)}
+        # The index holds this graph version's texts: no store round trip for the results.
+        chunks = (
+            {ids[i]: index.chunk_hit(h.chunk_index) for i, h in enumerate(outcome.hits)}
+            if index.chunk_texts
+            else {c.chunk_id: c for c in self._store.get_chunks(ids)}
+        )
         results = []
         for h in outcome.hits:
             c = chunks.get(index.chunk_ids[h.chunk_index])
