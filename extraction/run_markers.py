@@ -31,8 +31,6 @@ _LIVE_LOCK = threading.Lock()
 
 
 def _process_alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True  # ours: liveness of the call itself is what _LIVE records
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
