@@ -30,6 +30,7 @@ import cypher
 from graph_schema import SCHEMA_VERSION, DocumentGraph
 from graph_store.kuzu_explore import KuzuExploreMixin
 from graph_store.kuzu_indexes import KuzuIndexMixin
+from graph_store.kuzu_recovery import load_extensions, recover_unreplayable_log
 from graph_store.kuzu_write import KuzuWriteMixin
 from graph_store.port import MAX_HOPS
 from graph_store.projection import Projection
@@ -55,7 +56,6 @@ from graph_store.types import (
 )
 from kg.errors import SchemaVersionError, StoreError
 
-_EXTENSIONS = ("vector", "fts", "algo")
 _DELETE_BATCH = 500  # documents per delete transaction: bounds what one transaction holds
 
 
@@ -88,11 +88,11 @@ class KuzuGraphStore(KuzuWriteMixin, KuzuIndexMixin, KuzuExploreMixin):
         import kuzu
 
         self._path.parent.mkdir(parents=True, exist_ok=True)
+        recover_unreplayable_log(self._path)
         try:
             self._db = kuzu.Database(str(self._path))
             self._conn = kuzu.Connection(self._db)
-            for ext in _EXTENSIONS:
-                self._conn.execute(f"LOAD EXTENSION {ext}")
+            load_extensions(self._conn)
         except RuntimeError as exc:
             self.close()
             raise StoreError(f"cannot open embedded graph at {self._path}: {exc}") from exc
