@@ -11,7 +11,8 @@ second batch's ``COMMIT``). Garbage or truncated logs are dropped by Kùzu itsel
 
 So before the database is opened in-process, a log left behind is replayed in a child
 process. If the child opens and closes the store, the log was fine (the child folded it in).
-If the child dies on a signal, the store is salvaged: the log is set aside, the rows of the
+If the child dies on a signal or its replay stops on an error (seen: "duplicated primary key
+value"), the store is salvaged: the log is set aside, the rows of the
 last checkpoint are exported (``EXPORT DATABASE``, which scans rows and never trusts an index)
 and imported into a fresh file that replaces the old one, so every index is rebuilt from the
 rows. The lost transaction is the one whose ``COMMIT`` never returned, so no caller was told
@@ -36,6 +37,7 @@ log = logging.getLogger(__name__)
 
 EXTENSIONS = ("vector", "fts", "algo")  # built into the Kùzu 0.11.3 wheel
 _PROBE = "import sys, kuzu; kuzu.Database(sys.argv[1]).close()"
+_LOCKED = "Could not set lock"  # another process holds the store: its log is not ours
 _PROBE_TIMEOUT_S = 1800.0  # a replay of a long log is slow, not stuck
 
 
@@ -53,32 +55,32 @@ def _set_aside(path: Path) -> Path:
 
 
 def recover_unreplayable_log(path: Path) -> Path | None:
-    """Make the store at ``path`` openable and consistent if its log crashes Kùzu.
+    """Make the store at ``path`` openable and consistent if replaying its log fails.
 
     Returns the folder where the salvage kept the log and the export, or ``None`` when there
-    was nothing to do: no log, a log the child replayed, or a child that failed with an
-    ordinary error (another process holds the store, say), which the caller's open reports."""
+    was nothing to do: no log, a log the child replayed, or a store another process holds
+    (its log is that process's, and the caller's own open reports the lock)."""
     if not _set_aside(path).exists():
         wal = _wal(path)
         if not path.exists() or not wal.exists() or wal.stat().st_size == 0:
             return None
-        signal = _replay_in_child(path)
-        if signal is None:
+        failure = _replay_in_child(path)
+        if failure is None:
             return None
         shadow = path.with_name(path.name + ".shadow")
         if shadow.exists() and shadow.stat().st_size > 0:
             # A checkpoint was half applied: the main file alone is not a consistent state.
             raise StoreError(
                 f"the embedded graph at {path} cannot be opened: replaying its write-ahead "
-                f"log crashes Kùzu (signal {signal}) and a checkpoint was under way; "
+                f"log fails ({failure}) and a checkpoint was under way; "
                 "run `kg init --reset` and ingest again"
             )
         shadow.unlink(missing_ok=True)  # empty: no checkpoint had started writing it
         wal.rename(_set_aside(path))  # from here on, the next open salvages (atomic)
         log.warning(
-            "replaying the embedded graph's write-ahead log crashed Kùzu (signal %d): "
-            "rebuilding the graph from its last checkpoint",
-            signal,
+            "replaying the embedded graph's write-ahead log failed (%s): rebuilding the "
+            "graph from its last checkpoint",
+            failure,
         )
     kept = _salvage(path)
     log.warning(
@@ -90,18 +92,27 @@ def recover_unreplayable_log(path: Path) -> Path | None:
     return kept
 
 
-def _replay_in_child(path: Path) -> int | None:
-    """The signal that killed a child replaying the log, or None if it did not crash."""
+def _replay_in_child(path: Path) -> str | None:
+    """How a child replaying the log failed, or None if it did not (or the store is locked).
+
+    Besides the crash, a replay that stops on an error ("duplicated primary key value") is a
+    log the store cannot get past either: the same kill inside a checkpoint, seen twice."""
     try:
         probe = subprocess.run(
             [sys.executable, "-c", _PROBE, str(path)],
             capture_output=True,
+            text=True,
             timeout=_PROBE_TIMEOUT_S,
             check=False,
         )
     except subprocess.TimeoutExpired:
         return None  # let the in-process open take its time
-    return -probe.returncode if probe.returncode < 0 else None
+    if probe.returncode < 0:
+        return f"Kùzu crashed with signal {-probe.returncode}"
+    error = probe.stderr.strip().splitlines()[-1:] if probe.returncode else []
+    if not error or _LOCKED in error[0]:
+        return None
+    return error[0]
 
 
 def _salvage(path: Path) -> Path:

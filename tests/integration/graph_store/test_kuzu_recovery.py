@@ -109,3 +109,21 @@ def test_a_store_without_a_log_is_left_alone(tmp_path: Path) -> None:
     db.write_bytes(b"")
     assert recover_unreplayable_log(db) is None
     assert not (tmp_path / "recovered").exists()
+
+
+def test_the_log_of_a_store_another_process_holds_is_left_alone(tmp_path: Path) -> None:
+    import kuzu
+
+    db_path = tmp_path / "graph.kuzu"
+    db = kuzu.Database(str(db_path))
+    try:
+        conn = kuzu.Connection(db)
+        conn.execute("CREATE NODE TABLE T(id INT64, PRIMARY KEY(id))")
+        conn.execute("CREATE (:T {id: 1})")
+        wal = tmp_path / "graph.kuzu.wal"
+        assert wal.stat().st_size > 0  # not checkpointed yet: the holder's own log
+        assert recover_unreplayable_log(db_path) is None
+        assert wal.stat().st_size > 0 and not (tmp_path / "recovered").exists()
+        conn.close()
+    finally:
+        db.close()
