@@ -109,10 +109,11 @@ def _replay_in_child(path: Path) -> str | None:
         return None  # let the in-process open take its time
     if probe.returncode < 0:
         return f"Kùzu crashed with signal {-probe.returncode}"
-    error = probe.stderr.strip().splitlines()[-1:] if probe.returncode else []
-    if not error or _LOCKED in error[0]:
+    if probe.returncode == 0 or _LOCKED in probe.stderr:
         return None
-    return error[0]
+    # The exception's line; Kùzu may add lines of advice after it.
+    lines = probe.stderr.strip().splitlines()
+    return next((ln for ln in reversed(lines) if "Error: " in ln), lines[-1] if lines else "?")
 
 
 def _salvage(path: Path) -> Path:
