@@ -21,6 +21,9 @@ from kg.errors import KgError
 from kg.settings import Settings
 
 MUSIQUE = Path("../shared/bench/multihop/musique/musique_train_corpus.json")
+# Small write batches, so that random kills land between and inside commits (with the
+# default 256 a 300-passage run commits twice and most kills land before the first).
+BATCH_DOCUMENTS = 25
 
 
 @dataclass
@@ -44,7 +47,12 @@ def write_slice(source: Path, n: int, folder: Path) -> Path:
 
 
 def _ingest(data_dir: Path, corpus: Path) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "KG_DATA_DIR": str(data_dir), "HF_HUB_OFFLINE": "1"}
+    env = {
+        **os.environ,
+        "KG_DATA_DIR": str(data_dir),
+        "HF_HUB_OFFLINE": "1",
+        "KG_INGEST__BATCH_DOCUMENTS": str(BATCH_DOCUMENTS),
+    }
     code = "from kg.cli import app; app()"
     return subprocess.Popen(
         [sys.executable, "-c", code, "ingest", str(corpus)],
@@ -101,6 +109,8 @@ def run(work: Path, passages: int, kills: int, seed: int, log: Any = print) -> C
             killed = True
         # What the killed run left committed: 0 means it died before its first batch.
         partial = _committed(data)
+        # Opening the store above salvaged it if Kùzu could not replay its log.
+        salvaged = (data / "recovered").exists()
         try:
             rerun_s = _complete(data, corpus)
         except RuntimeError as exc:
@@ -110,6 +120,7 @@ def run(work: Path, passages: int, kills: int, seed: int, log: Any = print) -> C
                     "kill_at_s": round(at, 1),
                     "killed": killed,
                     "documents_at_kill": partial,
+                    "salvaged": salvaged,
                     "identical": False,
                     "error": str(exc),
                 }
@@ -124,13 +135,15 @@ def run(work: Path, passages: int, kills: int, seed: int, log: Any = print) -> C
                 "kill_at_s": round(at, 1),
                 "killed": killed,
                 "documents_at_kill": partial,
+                "salvaged": salvaged,
                 "identical": same,
                 "counts": got.counts,
             }
         )
         log(
             f"crash {i + 1}/{kills}: kill at {at:.0f}s ({partial}/{passages} documents "
-            f"committed), rerun {rerun_s:.0f}s, identical={same}"
+            f"committed{', log salvaged' if salvaged else ''}), rerun {rerun_s:.0f}s, "
+            f"identical={same}"
         )
         shutil.rmtree(data, ignore_errors=True)
     return result

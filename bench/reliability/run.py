@@ -101,6 +101,8 @@ def main() -> None:
             figures |= {
                 "crash_identical": got.identical,
                 "crash_runs": len(got.runs),
+                "crash_after_commit": sum(1 for r in got.runs if r["documents_at_kill"] > 0),
+                "crash_salvaged": sum(1 for r in got.runs if r["salvaged"]),
                 "crash_clean_seconds": round(got.clean_seconds, 1),
                 "crash_details": got.runs,
             }
@@ -123,6 +125,7 @@ def main() -> None:
 def _table(figures: dict[str, Any], out: Path) -> None:
     rows = [
         ("crash: identical / runs", "crash_identical", "crash_runs"),
+        ("crash: after a commit / salvaged", "crash_after_commit", "crash_salvaged"),
         ("load: errors / requests", "load_errors", "load_requests"),
         ("load: p50 / p95 ms", "load_p50_ms", "load_p95_ms"),
         ("fuzz: 5xx / requests", "fuzz_5xx", "fuzz_requests"),
