@@ -118,8 +118,13 @@ def _replay_in_child(path: Path) -> str | None:
 
 def _salvage(path: Path) -> Path:
     """Export the checkpointed rows, import them into a new file and put it in place."""
-
     keep = path.parent / "recovered" / time.strftime("%Y%m%dT%H%M%S")
+    if "'" in str(keep) or "\\" in str(keep):
+        raise StoreError(
+            f"cannot rebuild the embedded graph at {path}: Kùzu's EXPORT/IMPORT take the "
+            "folder as a literal, and this path has a quote or backslash; move the data "
+            "directory and open it again (the log is set aside, nothing is lost)"
+        )
     shutil.rmtree(keep, ignore_errors=True)  # what an interrupted salvage left
     rebuilt = keep / "rebuilt" / path.name
     rebuilt.parent.mkdir(parents=True)

@@ -9,9 +9,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from graph_store.kuzu_recovery import recover_unreplayable_log
 from graph_store.kuzu_store import KuzuGraphStore
 from kg.container import build
+from kg.errors import StoreError
 from kg.settings import Settings
 from retrieval.embedder import SentenceTransformerEmbedder
 from tests.conftest import ROOT
@@ -127,3 +130,17 @@ def test_the_log_of_a_store_another_process_holds_is_left_alone(tmp_path: Path) 
         conn.close()
     finally:
         db.close()
+
+
+def test_a_path_kuzu_cannot_take_as_a_literal_is_refused_and_keeps_the_log(
+    tmp_path: Path,
+) -> None:
+    data = tmp_path / "o'brien"
+    data.mkdir()
+    db = data / "graph.kuzu"
+    db.write_bytes(b"")
+    aside = data / "graph.kuzu.wal.unreplayable"
+    aside.write_bytes(b"log")
+    with pytest.raises(StoreError, match="quote or backslash"):
+        recover_unreplayable_log(db)
+    assert aside.read_bytes() == b"log"
