@@ -258,7 +258,8 @@ class KuzuGraphStore(KuzuWriteMixin, KuzuIndexMixin, KuzuExploreMixin):
         Kùzu 0.11.3 replays committed WAL records wrongly after a SIGKILL (dropped full-text
         indexes make the graph unopenable; a relationship deleted and re-created comes back
         twice; a node deleted and re-created with the same id goes missing). With the log
-        emptied at each commit, a kill can only leave an uncommitted tail, which replay drops.
+        emptied at each commit, a kill leaves a log only when it lands inside a commit; the
+        one such log Kùzu cannot replay is salvaged at the next open (kuzu_recovery.py).
         Callers hold the write lock, so no reader transaction can hold the checkpoint up."""
         with contextlib.suppress(RuntimeError):
             self._require().execute("CHECKPOINT")
