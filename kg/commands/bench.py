@@ -213,4 +213,5 @@ def ingest(
         )
         if key in result
     ]
+    rows += [[key, str(value)] for key, value in result.get("budget", {}).items()]
     _print_table(f"ingest of {corpus.name}", ["measure", "value"], rows)

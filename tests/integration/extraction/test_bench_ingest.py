@@ -20,4 +20,16 @@ def test_run_reports_both_rates_their_ratio_and_memory(
     assert result["meets_target"] == (result["ratio"] >= TARGET_RATIO)
     assert result["peak_rss_mb"] > 100
     assert {"extract", "resolve", "write"} <= set(result["phases_s"])
+    budget = result["budget"]
+    # The model ran for the chunks and the entity names, one call at a time, inside the
+    # ingest's wall time; the rest of that time it was idle.
+    assert budget["model_chunks_s"] > 0 and budget["model_names_s"] > 0
+    model = budget["model_chunks_s"] + budget["model_names_s"] + budget["model_count_tokens_s"]
+    assert model <= result["ingest_seconds"] + 0.01
+    assert abs(budget["model_idle_s"] - (result["ingest_seconds"] - model)) < 0.01
+    allowed = result["embed_seconds"] * (1 / TARGET_RATIO - 1)
+    assert abs(budget["allowed_beyond_embedding_s"] - allowed) < 0.01
+    assert budget["embed_cpu_s"] > 0 and budget["ingest_cpu_s"] > 0
+    share = (budget["ingest_cpu_s"] - budget["embed_cpu_s"]) / budget["embed_cpu_s"]
+    assert abs(budget["cpu_beyond_embedding"] - share) < 0.01
     assert profile.exists() and result["profile"]["top_by_own_time"]

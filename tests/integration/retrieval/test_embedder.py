@@ -1,0 +1,38 @@
+"""The sentence-transformers adapter on the real offline model: batching by token count must
+not change any vector or its position."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from retrieval.embedder import SentenceTransformerEmbedder
+
+TEXTS = [
+    "Northdale Mental Health Trust",
+    "NMHT",
+    "The trust's priorities for the next twelve months are recruitment and crisis care.",
+    "Horizon Ten",
+    "A much longer passage about the partnership between the trust, the local council and "
+    "the university hospital, which sets out a joint plan for community services.",
+    "Dr Priya Raghunathan",
+    "RUHT",
+    "x",
+    "Kelby and Easterby",
+    "The council leads the integrated care board.",
+]
+
+
+def test_vectors_keep_input_order_and_match_one_at_a_time() -> None:
+    embedder = SentenceTransformerEmbedder(batch_size=3)  # several batches, sorted by tokens
+    together = np.asarray(embedder.embed(TEXTS))
+    alone = np.asarray([embedder.embed([t])[0] for t in TEXTS])
+    assert together.shape == (len(TEXTS), embedder.dimension)
+    assert np.allclose(together, alone, atol=1e-5)
+    assert np.allclose(np.linalg.norm(together, axis=1), 1.0, atol=1e-5)
+    # Distinct texts stay distinct: no row was written to another text's slot.
+    sims = together @ together.T
+    assert (np.argmax(sims, axis=1) == np.arange(len(TEXTS))).all()
+
+
+def test_nothing_in_nothing_out() -> None:
+    assert SentenceTransformerEmbedder().embed([]) == []
