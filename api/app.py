@@ -50,6 +50,10 @@ def create_app(settings: Settings | None = None, *, container: Container | None 
         summary="Knowledge-graph-first retrieval: documents, search, answers, graph exploration.",
         version=_version(),
         lifespan=lifespan,
+        # No silent 307 to the path without its slash: "/v1/entities/" with an empty id would
+        # land on the entity search, a different answer than the caller asked for, and the
+        # redirect is in no route's documented responses. A path no route has is a 404.
+        redirect_slashes=False,
     )
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.api.max_request_bytes)

@@ -93,3 +93,9 @@ def test_relation_evidence_and_paths(demo_client: httpx.Client) -> None:
 def test_unknown_ids_are_404(demo_client: httpx.Client, path: str) -> None:
     body = assert_problem(demo_client.get(path), 404)
     assert UNKNOWN in str(body["detail"])
+
+
+@pytest.mark.parametrize("path", ["/v1/entities/", "/v1/documents/", "/v1/stats/"])
+def test_a_trailing_slash_is_not_redirected(demo_client: httpx.Client, path: str) -> None:
+    response = demo_client.get(path, follow_redirects=False)
+    assert_problem(response, 404)
