@@ -103,13 +103,12 @@ class SentenceTransformerEmbedder:
             return []
         model = self._load()
         items = list(texts)
-        if len(items) <= self._batch_size:
-            one: list[list[float]] = self._encode(model, items).tolist()
-            return one
-        lengths = model.tokenizer(
-            items, truncation=True, max_length=model.max_seq_length, return_length=True
-        )["length"]
-        order = np.argsort(np.asarray(lengths), kind="stable")
+        order = np.arange(len(items))
+        if len(items) > self._batch_size:  # one batch (a question) needs no ordering pass
+            lengths = model.tokenizer(
+                items, truncation=True, max_length=model.max_seq_length, return_length=True
+            )["length"]
+            order = np.argsort(np.asarray(lengths), kind="stable")
         parts = [order[i : i + self._batch_size] for i in range(0, len(items), self._batch_size)]
         vectors = [self._encode(model, [items[i] for i in rows]) for rows in parts]
         out = np.empty((len(items), vectors[0].shape[1]), dtype=np.float32)
