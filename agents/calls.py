@@ -10,7 +10,7 @@ from pydantic import BaseModel, ValidationError
 from agents.audit import AuditLog
 from agents.llm import LLMClient, LLMError, LLMResponse
 from agents.prompt_files import load
-from kg.errors import KgError
+from core.errors import KgError
 
 M = TypeVar("M", bound=BaseModel)
 

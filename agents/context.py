@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from agents.config import AgentSettings, Complexity
 from agents.graph_view import GraphView, Hop
 from agents.models import LinkedEntity, Neighbour
-from extraction.normalize import normalize_name
+from core.names import normalize_name
 from graph_store import GraphStore
 
 # Longest alias, in words, looked up as one n-gram; longer names are titles matched by embedding.

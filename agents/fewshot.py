@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 from pydantic import BaseModel, Field, ValidationError
 
-from kg.errors import ConfigError
+from core.errors import ConfigError
 from retrieval.embedder import Embedder
 
 

@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from kg.errors import KgError
+from core.errors import KgError
 
 if TYPE_CHECKING:
     from kg.settings import LlmSettings

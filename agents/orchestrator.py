@@ -41,7 +41,7 @@ from agents.models import (
 from agents.synthesis import LLMSynthesis
 from agents.tools import ToolBox
 from agents.verifier import cited_ids, verify
-from kg.errors import InputError
+from core.errors import InputError
 
 __all__ = ["AgentContainer", "OnEvent", "answer"]
 

@@ -16,7 +16,7 @@ from agents.config import AgentSettings, Complexity
 from agents.llm import LLMError
 from agents.models import QueryContext, SubTask, SubTaskPlan
 from agents.prompt_files import load
-from extraction.normalize import normalize_name
+from core.names import normalize_name
 
 
 class PlannedTask(BaseModel):

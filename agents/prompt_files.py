@@ -15,7 +15,7 @@ from importlib import resources
 from string import Template
 from typing import Any
 
-from kg.errors import ConfigError
+from core.errors import ConfigError
 
 _FILE = re.compile(r"^(?P<name>[a-z_]+)\.v(?P<version>\d+)\.md$")
 _SECTION = re.compile(r"^## (system|user)\s*$", re.MULTILINE)

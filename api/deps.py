@@ -8,9 +8,9 @@ from typing import Annotated
 from fastapi import Depends, Request
 
 from agents.llm import LLMClient
+from core.errors import ConfigError
 from graph_store import GraphStore
 from kg.container import Container
-from kg.errors import ConfigError
 from kg.settings import Settings
 from retrieval.embedder import Embedder
 

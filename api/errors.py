@@ -29,7 +29,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from agents.llm import LLMError
-from kg.errors import (
+from core.errors import (
     ConfigError,
     InputError,
     KgError,

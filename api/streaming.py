@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from api.errors import status_for
-from kg.errors import KgError
+from core.errors import KgError
 
 log = logging.getLogger("kg.api")
 

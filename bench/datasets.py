@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kg.errors import InputError
+from core.errors import InputError
 
 
 @dataclass(frozen=True)

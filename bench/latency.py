@@ -18,7 +18,7 @@ from bench.environment import describe
 from bench.metrics import mean, percentile_ms
 from bench.multihop import dataset_name
 from bench.store import bench_store
-from kg.errors import ConfigError
+from core.errors import ConfigError
 from kg.settings import Settings
 from retrieval.embedder import Embedder
 from retrieval.search import PRESETS

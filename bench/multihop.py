@@ -21,7 +21,7 @@ from bench.datasets import Question, read_corpus, read_questions
 from bench.environment import describe
 from bench.metrics import mean, recall_at_k
 from bench.store import BenchStore, bench_store
-from kg.errors import ConfigError
+from core.errors import ConfigError
 from kg.settings import Settings
 from retrieval.embedder import Embedder
 from retrieval.search import PRESETS, Searcher

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from kg.errors import InputError
+from core.errors import InputError
 
 DISPLAY = {"musique": "MuSiQue", "hotpotqa": "HotpotQA", "2wikimultihopqa": "2Wiki"}
 METRICS = ("R@2", "R@5")

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from bench.datasets import Passage, corpus_sha256, read_corpus
+from core.errors import InputError, SchemaVersionError, StoreError
 from kg.container import Container, build
-from kg.errors import InputError, SchemaVersionError, StoreError
 from kg.settings import Settings
 from retrieval.embedder import Embedder
 

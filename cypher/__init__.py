@@ -10,7 +10,7 @@ from functools import cache
 from importlib import resources
 from typing import Literal
 
-from kg.errors import StoreError
+from core.errors import StoreError
 
 Backend = Literal["kuzu", "neo4j"]
 

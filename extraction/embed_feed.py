@@ -17,7 +17,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from kg.errors import EmbeddingError
+from core.errors import EmbeddingError
 from retrieval.embedder import Embedder
 
 _T = TypeVar("_T")

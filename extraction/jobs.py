@@ -22,8 +22,8 @@ from typing import IO, Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
+from core.errors import ConfigError, NotFoundError, StoreError
 from extraction.sync import StopCheck, SyncReport
-from kg.errors import ConfigError, NotFoundError, StoreError
 
 log = logging.getLogger(__name__)
 

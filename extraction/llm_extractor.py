@@ -26,13 +26,13 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from core.errors import ConfigError, KgError
+from core.names import content_hash, normalize_name
 from extraction.config import ExtractionSettings
 from extraction.facts import AliasFact, ChunkFacts, DocFacts, ExtractionStats, RelationFact
 from extraction.llm_cache import LlmCache, cache_key
-from extraction.normalize import content_hash, normalize_name
 from extraction.spacy_rules import SpacyRuleExtractor
 from graph_schema.models import RELATION_TYPE_PATTERN
-from kg.errors import ConfigError, KgError
 
 log = logging.getLogger(__name__)
 

@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from core.names import entity_id, normalize_name
 from extraction.config import ResolutionSettings
-from extraction.normalize import entity_id, normalize_name
 from extraction.similarity import (
     Named,
     Verdict,

@@ -16,8 +16,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from core.names import acronym_matches, normalize_name
 from extraction.facts import ACRONYM, NAME
-from extraction.normalize import acronym_matches, normalize_name
 
 # Function words that may sit inside a proper name ("University of X", "Newcastle upon Tyne",
 # "Ludwig van Beethoven"). A linguistic closed class, not a vocabulary of names.

@@ -17,16 +17,16 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from core.errors import InputError
+from core.names import chunk_id, content_hash, doc_id
 from extraction.chunking import chunk_text
 from extraction.embed_feed import EmbeddingFeed, LockedEmbedder
 from extraction.facts import DocFacts, Extractor
 from extraction.loaders import SourceDocument, discover, load_file
-from extraction.normalize import chunk_id, content_hash, doc_id
 from extraction.resolution import Resolver
 from extraction.run_markers import RunMarkers
 from graph_schema import Chunk, Document, DocumentGraph
 from graph_store import GraphStore
-from kg.errors import InputError
 from kg.settings import Settings
 from retrieval.embedder import Embedder
 

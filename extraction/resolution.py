@@ -19,10 +19,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from core.names import entity_id, normalize_name
 from extraction.config import ResolutionSettings
 from extraction.facts import ACRONYM, CONCEPT, NAME, SUBJECT, DocFacts
 from extraction.merging import NearestEntities, SameAsEdges, merge_similar
-from extraction.normalize import entity_id, normalize_name
 from extraction.similarity import Named
 from graph_schema import Alias, Entity, Mention, Relation
 from graph_schema.models import SameAs

@@ -16,10 +16,10 @@ from enum import Enum
 import numpy as np
 from rapidfuzz import fuzz
 
+from core.names import acronym_matches
 from extraction.config import ResolutionSettings
 from extraction.facts import ACRONYM, CONCEPT, NAME, SUBJECT
 from extraction.names import NAME_FUNCTION_WORDS, is_acronym
-from extraction.normalize import acronym_matches
 
 _NUMBER = re.compile(r"\d+")
 _WORD_SPELLING = 0.8  # words this alike (rapidfuzz ratio) are one word spelt two ways

@@ -15,6 +15,7 @@ import threading
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from core.names import acronym_matches, normalize_name
 from extraction.facts import (
     ACRONYM,
     CO_OCCURS,
@@ -28,7 +29,6 @@ from extraction.facts import (
     RelationFact,
 )
 from extraction.names import ARTICLES, NameSpan, find_names, is_acronym
-from extraction.normalize import acronym_matches, normalize_name
 
 # Bump whenever the extraction output for the same text changes: stored documents written by
 # another version are re-extracted by the next ingest or sync.
@@ -106,7 +106,7 @@ class SpacyRuleExtractor:
                 import spacy
 
                 if self._trained_model:
-                    from kg.errors import ConfigError
+                    from core.errors import ConfigError
 
                     try:
                         # Lemmas and vectors are never read; disabling them keeps it cheap.

@@ -29,12 +29,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from core.errors import InputError
+from core.names import content_hash, doc_id, normalize_name
 from extraction.loaders import SourceDocument, discover, load_file
-from extraction.normalize import content_hash, doc_id, normalize_name
 from extraction.pipeline import Ingestor, IngestReport, ProgressHook
 from graph_store import GraphStore
 from graph_store.types import DocumentInfo, DocumentState, GraphExport, ProjectionData
-from kg.errors import InputError
 
 log = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, field_validator
 
-from kg.errors import ConfigError
+from core.errors import ConfigError
 
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from extraction.normalize import normalize_name
+from core.errors import InputError, NotFoundError
+from core.names import normalize_name
 from graph_store.explore_types import (
     DocumentRef,
     EdgeInfo,
@@ -19,7 +20,6 @@ from graph_store.explore_types import (
     GraphPath,
 )
 from graph_store.types import ChunkHit, EntityHit, GraphEdge, GraphNode
-from kg.errors import InputError, NotFoundError
 
 Run = Callable[..., list[list[Any]]]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from core.errors import StoreError
 from graph_schema import Alias, Chunk, Document, DocumentGraph, Entity, Relation
 from graph_store.types import ChunkHit, DocumentInfo, GraphExport, ProjectionData
-from kg.errors import StoreError
 
 
 def document_params(doc: Document) -> dict[str, Any]:

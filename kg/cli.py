@@ -12,9 +12,9 @@ import typer
 from rich.markup import escape
 from rich.progress import TaskID
 
+from core.errors import KgError
 from kg.cli_support import err, fail, opened, out, progress
 from kg.commands import register_all
-from kg.errors import KgError
 from kg.settings import get_settings
 
 app = typer.Typer(help="kg-first: a knowledge-graph-first retrieval system.", no_args_is_help=True)

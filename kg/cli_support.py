@@ -16,8 +16,8 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
+from core.errors import KgError
 from kg.container import Container, build
-from kg.errors import KgError
 from kg.settings import get_settings
 
 # Library chatter (model loading bars) would bury our own output.

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from core.errors import ConfigError
 from extraction.facts import Extractor
 from extraction.pipeline import Ingestor
 from extraction.spacy_rules import SpacyRuleExtractor
 from graph_store import GraphStore
-from kg.errors import ConfigError
 from kg.settings import Settings
 from retrieval.embedder import Embedder, SentenceTransformerEmbedder
 from retrieval.search import Searcher
@@ -24,12 +24,12 @@ def build_embedder(settings: Settings) -> Embedder:
 
 def build_store(settings: Settings, embedder: Embedder) -> GraphStore:
     if settings.store == "embedded":
-        from graph_store.kuzu_store import KuzuGraphStore
+        from graph_store.kuzu.store import KuzuGraphStore
 
         return KuzuGraphStore(settings.embedded_path, embedder.dimension, embedder.model_name)
     if settings.store == "neo4j":
         try:
-            from graph_store.neo4j_store import Neo4jGraphStore
+            from graph_store.neo4j.store import Neo4jGraphStore
         except ImportError as exc:  # pragma: no cover - shipped with the package
             raise ConfigError(f"the Neo4j adapter cannot be loaded: {exc}") from exc
         n = settings.neo4j

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from kg.errors import EmbeddingError
+from core.errors import EmbeddingError
 
 MINILM_DIM = 384
 

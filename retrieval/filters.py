@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kg.errors import InputError
+from core.errors import InputError
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 
 from graph_store import ChunkHit, GraphStore, ProjectionData
-from graph_store.projection import Projection
 from retrieval.lexical import Bm25Index
+from retrieval.projection import Projection
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@
    memory, retrieval/lexical.py; ``graph_lexical = "store"`` uses the store's full-text
    index), fused by RRF.
 2. Entities linked in the question (linking.py) and the best fused candidates seed a
-   personalized PageRank over the chunk–entity graph (graph_store.projection).
+   personalized PageRank over the chunk–entity graph (retrieval.projection).
 3. Each chunk scores ``ppr_weight * ppr / max(ppr) + dense_weight * cosine +
    authority_weight * authority``; the weights are settings measured by ``kg bench``.
 4. The top results are explained by the cheapest relation path from a linked entity to an

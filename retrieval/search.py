@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from core.errors import ConfigError
 from graph_store import ChunkHit, GraphStore
-from kg.errors import ConfigError
 from kg.settings import RetrievalSettings
 from retrieval.embedder import Embedder
 from retrieval.filters import SearchFilters

@@ -7,7 +7,7 @@ store's ``run_read_only``, so a generated write (or file access, or second state
 refused with ReadOnlyViolation and the graph is left as it was.
 
 On Neo4j the store's own component answers (neo4j-graphrag's ``Text2CypherRetriever``, see
-``graph_store.graphrag``), shown the same schema text and examples and guarded the same way.
+``graph_store.neo4j.graphrag``), shown the same schema text and examples and guarded the same way.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from core.errors import InputError
 from graph_store.explore_port import ChatModel, GraphExplorer, NativeText2Cypher
 from graph_store.explore_types import CypherAnswer, SchemaDescription
-from kg.errors import InputError
 
 # Rules of our graph model, whatever the store.
 MODEL_RULES = (

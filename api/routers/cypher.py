@@ -15,8 +15,8 @@ from api.deps import AppState, StateDep
 from api.errors import Problem
 from api.explore import explore_port
 from api.schemas import CypherRequest, jsonable
+from core.errors import StoreError
 from graph_store.explore_port import GraphExplorer
-from kg.errors import StoreError
 from retrieval.text2cypher import Text2Cypher
 
 router = APIRouter(prefix="/v1", tags=["cypher"])

@@ -13,9 +13,9 @@ from fastapi import APIRouter, File, Query, UploadFile
 from api.deps import ContainerDep, SettingsDep, StoreDep
 from api.errors import Problem
 from api.schemas import DeletedOut, DocumentOut, IngestOut, IngestRequest, Page, jsonable
+from core.errors import InputError, NotFoundError
 from extraction.loaders import SourceDocument, discover, load_file
 from extraction.pipeline import IngestReport
-from kg.errors import InputError, NotFoundError
 
 router = APIRouter(prefix="/v1", tags=["documents"])
 

@@ -10,8 +10,8 @@ from fastapi import APIRouter, Query
 from api.deps import StoreDep
 from api.explore import explore_port
 from api.schemas import jsonable
+from core.errors import NotFoundError
 from graph_store.port import MAX_HOPS
-from kg.errors import NotFoundError
 
 router = APIRouter(prefix="/v1", tags=["entities"])
 

@@ -16,10 +16,10 @@ from fastapi import APIRouter, FastAPI, Query, Request, Response, status
 from pydantic import BaseModel
 
 from api.errors import Problem
+from core.errors import ConfigError
 from extraction.jobs import Job, JobManager
 from extraction.sync import Syncer
 from kg.container import Container
-from kg.errors import ConfigError
 from kg.settings import Settings
 
 router = APIRouter(prefix="/v1", tags=["sync"])

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from bench.reliability.digest import GraphDigest, graph_digest
+from core.errors import KgError
 from kg.container import build
-from kg.errors import KgError
 from kg.settings import Settings
 
 MUSIQUE = Path("../shared/bench/multihop/musique/musique_train_corpus.json")

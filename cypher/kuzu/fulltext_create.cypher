@@ -1,3 +1,3 @@
-// Full-text indexes exist only between write runs: see graph_store/kuzu_store.py.
+// Full-text indexes exist only between write runs: see graph_store/kuzu/store.py.
 CALL CREATE_FTS_INDEX('Chunk', 'chunk_fts', ['text']);
 CALL CREATE_FTS_INDEX('Alias', 'alias_fts', ['name']);

@@ -1,5 +1,5 @@
 // Vector indexes, created once their tables have rows and SHOW_INDEXES does not list them yet
-// (graph_store/kuzu_indexes.py).
+// (graph_store/kuzu/indexes.py).
 CALL CREATE_VECTOR_INDEX('Chunk', 'chunk_emb', 'embedding', metric := 'cosine');
 // Entity names are many and short, and retrieval ranks them exactly in memory; this index
 // serves resolution's nearest stored names and fallbacks. Sparser than the defaults (mu 30,

@@ -1,5 +1,5 @@
 // The walk graph of PageRank and personalized PageRank, the same as the in-memory projection
-// (graph_store/projection.py): chunks and entities joined by mentions (weight: the count, at
+// (retrieval/projection.py): chunks and entities joined by mentions (weight: the count, at
 // least 1), relations (their weight) and chunk order ($next_weight), all undirected so that a
 // walk can leave an entity for every chunk that mentions it.
 MATCH (s)-[r:MENTIONS|RELATED|NEXT]->(t)

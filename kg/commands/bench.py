@@ -12,8 +12,8 @@ import typer
 from rich.progress import TaskID
 from rich.table import Table
 
+from core.errors import InputError, KgError
 from kg.cli_support import err, fail, out, progress
-from kg.errors import InputError, KgError
 from kg.settings import get_settings
 
 bench_app = typer.Typer(

@@ -19,13 +19,13 @@ from typing import Annotated
 import typer
 from rich.progress import TaskID
 
+from core.errors import ConfigError
 from extraction.jobs import Job, JobManager
 from extraction.pipeline import ProgressHook
 from extraction.sync import Syncer
 from extraction.sync_config import parse_interval
 from kg.cli_support import err, fail, opened, out, progress
 from kg.container import Container
-from kg.errors import ConfigError
 from kg.settings import get_settings
 
 DirsArg = Annotated[

@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from core.errors import SchemaVersionError, StoreError
 from graph_schema import Alias, Chunk, Document, DocumentGraph, Entity, Mention, Relation
-from graph_store.kuzu_store import KuzuGraphStore
-from kg.errors import SchemaVersionError, StoreError
+from graph_store.kuzu.store import KuzuGraphStore
 
 DIM = 8
 

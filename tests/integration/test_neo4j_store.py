@@ -15,11 +15,11 @@ from typing import Any
 import numpy as np
 import pytest
 
+from core.errors import InputError, NotFoundError, ReadOnlyViolation, SchemaVersionError
 from graph_schema import Alias, Chunk, Document, DocumentGraph, Entity, Mention, Relation
-from graph_store.neo4j_store import Neo4jGraphStore
+from graph_store.neo4j.store import Neo4jGraphStore
 from graph_store.port import GraphStore
-from graph_store.projection import Projection
-from kg.errors import InputError, NotFoundError, ReadOnlyViolation, SchemaVersionError
+from retrieval.projection import Projection
 
 URI = os.environ.get("NEO4J_URI", "")
 USER = os.environ.get("NEO4J_USER", "neo4j")

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from core.errors import InputError
 from extraction.loaders import load_file
 from kg.container import Container, build
-from kg.errors import InputError
 from kg.settings import Settings
 from retrieval.embedder import SentenceTransformerEmbedder
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from core.errors import InputError
 from extraction.loaders import load_file
-from kg.errors import InputError
 
 # GET /v1/documents?offset=1000000 reaches KuzuGraphStore.list_documents (cypher
 # documents_list: ... SKIP $offset LIMIT $limit), and Kùzu 0.11.3 segfaults on a SKIP that
@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 
 from extraction.loaders import load_file
-from kg.errors import InputError
+from core.errors import InputError
 from kg.container import build
 from kg.settings import Settings
 root = Path(sys.argv[1])

@@ -8,18 +8,18 @@ from typing import Any
 
 import pytest
 
+from core.errors import ReadOnlyViolation, StoreError
 from graph_schema import Chunk
-from graph_store.neo4j_guard import check_plan, first_keyword, forbidden_operators, run_read_only
-from graph_store.neo4j_rows import (
+from graph_store.neo4j.guard import check_plan, first_keyword, forbidden_operators, run_read_only
+from graph_store.neo4j.rows import (
     cosine_from_score,
     escape_lucene,
     next_rows,
     seed_rows,
     validated_hops,
 )
-from graph_store.neo4j_store import Neo4jGraphStore
+from graph_store.neo4j.store import Neo4jGraphStore
 from graph_store.port import GraphStore
-from kg.errors import ReadOnlyViolation, StoreError
 
 
 def test_constructor_does_no_io_and_implements_the_port() -> None:

@@ -13,8 +13,8 @@ from agents.bench import evidence_ranking
 from agents.config import AgentSettings
 from agents.extractive import NO_LLM_NOTE
 from agents.orchestrator import answer
+from core.errors import InputError
 from kg.container import Container
-from kg.errors import InputError
 from tests.conftest import FIXTURES
 
 EXPECTED = json.loads((FIXTURES / "demo_expected.json").read_text(encoding="utf-8"))

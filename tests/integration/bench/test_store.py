@@ -10,7 +10,7 @@ import pytest
 from bench.datasets import read_corpus
 from bench.metrics import recall_at_k
 from bench.store import MARKER, STARTED, bench_store, passage_index
-from kg.errors import InputError, StoreError
+from core.errors import InputError, StoreError
 from kg.settings import Settings
 from retrieval.embedder import SentenceTransformerEmbedder
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from extraction.normalize import normalize_name
+from core.names import normalize_name
 from graph_store.types import GraphExport
 from kg.container import Container
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from core.errors import StoreError
 from extraction.loaders import SourceDocument
 from kg.container import Container, build
-from kg.errors import StoreError
 from kg.settings import IngestSettings, Settings
 from retrieval.embedder import SentenceTransformerEmbedder
 

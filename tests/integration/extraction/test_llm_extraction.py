@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
+from core.names import normalize_name
 from extraction.config import DEFAULT_ENTITY_TYPES, DEFAULT_RELATION_TYPES
-from extraction.normalize import normalize_name
 from kg.container import Container
 from tests.fakes.openai_server import FakeOpenAIServer, Reply
 from tests.integration.extraction.conftest import answer, passage

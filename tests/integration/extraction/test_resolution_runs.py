@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from extraction.normalize import normalize_name
+from core.names import normalize_name
 from kg.container import Container
 from tests.conftest import ROOT
 

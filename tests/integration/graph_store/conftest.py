@@ -7,8 +7,8 @@ from collections.abc import Iterator
 import pytest
 
 from graph_store.explore_port import GraphExplorer
-from graph_store.kuzu_explore import KuzuExploreMixin
-from graph_store.kuzu_store import KuzuGraphStore
+from graph_store.kuzu.explore import KuzuExploreMixin
+from graph_store.kuzu.store import KuzuGraphStore
 from kg.container import Container, build
 from kg.settings import Settings
 from retrieval.embedder import SentenceTransformerEmbedder

@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from extraction.normalize import normalize_name
+from core.errors import InputError, NotFoundError
+from core.names import normalize_name
 from graph_store.explore_port import GraphExplorer
 from kg.container import Container
-from kg.errors import InputError, NotFoundError
 from tests.conftest import FIXTURES
 
 EXPECTED = json.loads((FIXTURES / "demo_expected.json").read_text(encoding="utf-8"))

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
+from core.errors import InputError, ReadOnlyViolation, StoreError
 from graph_store.explore_port import GraphExplorer
 from kg.container import Container
-from kg.errors import InputError, ReadOnlyViolation, StoreError
 
 
 def digest(c: Container) -> tuple[Any, ...]:

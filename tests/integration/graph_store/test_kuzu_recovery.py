@@ -1,5 +1,5 @@
 """A store whose writer was killed inside COMMIT opens again, consistent, and an ingest run
-again ends equal to a clean build (graph_store/kuzu_recovery.py)."""
+again ends equal to a clean build (graph_store/kuzu/recovery.py)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from graph_store.kuzu_recovery import recover_unreplayable_log
-from graph_store.kuzu_store import KuzuGraphStore
+from core.errors import StoreError
+from graph_store.kuzu.recovery import recover_unreplayable_log
+from graph_store.kuzu.store import KuzuGraphStore
 from kg.container import build
-from kg.errors import StoreError
 from kg.settings import Settings
 from retrieval.embedder import SentenceTransformerEmbedder
 from tests.conftest import ROOT

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from graph_store.neo4j_store import Neo4jGraphStore
+from graph_store.neo4j.store import Neo4jGraphStore
 from kg.container import build
 from kg.settings import Settings
 from retrieval.embedder import SentenceTransformerEmbedder

@@ -13,10 +13,10 @@ import neo4j
 import pytest
 
 from agents.llm import OpenAIChatClient
+from core.errors import InputError, ReadOnlyViolation
 from graph_store.explore_port import GraphExplorer
-from graph_store.graphrag import ChatModelLLM, GuardedText2Cypher
+from graph_store.neo4j.graphrag import ChatModelLLM, GuardedText2Cypher
 from kg.container import Container
-from kg.errors import InputError, ReadOnlyViolation
 from retrieval.text2cypher import EXAMPLES, Text2Cypher, extract_cypher
 from tests.fakes.openai_server import FakeOpenAIServer, Reply
 

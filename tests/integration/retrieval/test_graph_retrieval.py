@@ -7,8 +7,8 @@ import json
 
 import pytest
 
+from core.errors import ConfigError
 from kg.container import Container
-from kg.errors import ConfigError
 from retrieval.filters import SearchFilters
 from tests.conftest import FIXTURES
 

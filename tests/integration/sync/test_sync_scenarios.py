@@ -7,9 +7,9 @@ import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
+from core.errors import ConfigError
 from extraction.facts import DocFacts, ExtractionStats
 from extraction.spacy_rules import SpacyRuleExtractor
-from kg.errors import ConfigError
 from retrieval.embedder import Embedder
 from tests.conftest import DEMO
 from tests.integration.sync.conftest import clean_build, fingerprint, opened, write_docs

@@ -12,7 +12,7 @@ from agents.audit import MASK, AuditLog, new_run_id, read
 from agents.calls import parse_json
 from agents.fewshot import ExampleIndex, load_examples, render
 from agents.prompt_files import load
-from kg.errors import ConfigError
+from core.errors import ConfigError
 from retrieval.embedder import SentenceTransformerEmbedder
 
 

@@ -16,7 +16,7 @@ from bench.datasets import (
     read_question_texts,
     read_questions,
 )
-from kg.errors import InputError
+from core.errors import InputError
 
 SHARED = Path(__file__).resolve().parents[4] / "shared" / "bench" / "multihop"
 

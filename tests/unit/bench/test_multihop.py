@@ -7,7 +7,7 @@ import importlib.util
 import pytest
 
 from bench.multihop import check_presets, store_preset
-from kg.errors import ConfigError
+from core.errors import ConfigError
 from retrieval.search import PRESETS
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from bench.report import chart, combine, latency_rows, markdown, recall_rows
-from kg.errors import InputError
+from core.errors import InputError
 
 
 def result(dataset: str, summary: dict[str, dict[str, float]]) -> dict[str, Any]:

@@ -3,8 +3,8 @@ from pathlib import Path
 
 import pytest
 
+from core.errors import InputError
 from extraction.loaders import discover, load_file
-from kg.errors import InputError
 
 LIMIT = 10_000_000
 

@@ -1,4 +1,4 @@
-from extraction.normalize import acronym_matches, chunk_id, doc_id, normalize_name
+from core.names import acronym_matches, chunk_id, doc_id, normalize_name
 
 
 def test_normalize_is_case_accent_punctuation_and_article_insensitive() -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from core.names import entity_id, normalize_name
 from extraction.config import ResolutionSettings
 from extraction.facts import DocFacts
-from extraction.normalize import entity_id, normalize_name
 from extraction.resolution import ResolvedDocument, Resolver
 from extraction.spacy_rules import SpacyRuleExtractor
 from retrieval.embedder import SentenceTransformerEmbedder

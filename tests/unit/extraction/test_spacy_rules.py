@@ -1,5 +1,5 @@
+from core.names import normalize_name
 from extraction.facts import ACRONYM, CO_OCCURS, CONCEPT, SUBJECT, DocFacts
-from extraction.normalize import normalize_name
 from extraction.resolution import Resolver
 from extraction.spacy_rules import SpacyRuleExtractor
 

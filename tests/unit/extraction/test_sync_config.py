@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
+from core.errors import ConfigError
 from extraction.sync_config import SyncSettings, parse_dirs, parse_interval
-from kg.errors import ConfigError
 from kg.settings import Settings
 
 

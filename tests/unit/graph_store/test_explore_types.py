@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from core.errors import InputError
 from graph_store.explore_core import check_path_hops, distinct_paths, graph_path, merge_lookup
 from graph_store.explore_types import GraphPath, PropertyInfo, SchemaDescription, TableInfo
 from graph_store.types import EntityHit
-from kg.errors import InputError
 
 
 def test_lookup_tiers_keep_one_hit_per_entity_with_falling_scores() -> None:

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from graph_store.kuzu_guard import ALLOWED_CALLS, DENIED, check, code_only
-from kg.errors import InputError, ReadOnlyViolation
+from core.errors import InputError, ReadOnlyViolation
+from graph_store.kuzu.guard import ALLOWED_CALLS, DENIED, check, code_only
 
 
 def test_code_only_blanks_strings_comments_and_quoted_names() -> None:

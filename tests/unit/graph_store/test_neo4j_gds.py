@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from graph_store.explore_port import GraphExplorer, NativeText2Cypher
-from graph_store.neo4j_store import Neo4jGraphStore
+from graph_store.neo4j.store import Neo4jGraphStore
 from graph_store.port import GraphStore
-from graph_store.projection import Projection, document_authority
 from graph_store.types import ProjectionData
+from retrieval.projection import Projection, document_authority
 
 
 def data() -> ProjectionData:

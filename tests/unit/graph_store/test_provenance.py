@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from graph_store.provenance import fold_alias_links, fold_relations
+from graph_store.kuzu.provenance import fold_alias_links, fold_relations
 
 
 def _rel(s: str, t: str, evidence: list[str], weight: float = 1.0) -> dict[str, object]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kg.errors import InputError
+from core.errors import InputError
 from retrieval.filters import SearchFilters
 from retrieval.fusion import rrf
 from retrieval.mmr import mmr

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from graph_store.projection import Projection
 from graph_store.types import ProjectionData
+from retrieval.projection import Projection
 
 
 def _data(

@@ -33,11 +33,11 @@ from neo4j_graphrag.types import LLMMessage, RawSearchResult, RetrieverResultIte
 from pydantic import BaseModel
 
 import cypher
+from core.errors import InputError
 from graph_store.explore_port import ChatModel
 from graph_store.explore_types import CypherAnswer
-from graph_store.neo4j_rows import escape_lucene
+from graph_store.neo4j.rows import escape_lucene
 from graph_store.types import ChunkHit
-from kg.errors import InputError
 
 ReadOnlyRun = Callable[[str], list[dict[str, Any]]]
 # The indexes cypher/neo4j/schema.cypher creates.

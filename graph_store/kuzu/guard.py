@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from kg.errors import InputError, ReadOnlyViolation, StoreError
+from core.errors import InputError, ReadOnlyViolation, StoreError
 
 # Statement keywords that write, read or write files, reach other databases, manage
 # transactions or change the database; none is needed to read the graph.

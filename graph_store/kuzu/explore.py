@@ -10,6 +10,7 @@ import contextlib
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
+from core.errors import StoreError
 from graph_store import explore_core as core
 from graph_store import kuzu_guard
 from graph_store.explore_types import (
@@ -21,7 +22,6 @@ from graph_store.explore_types import (
     TableInfo,
 )
 from graph_store.types import ChunkHit, EntityHit
-from kg.errors import StoreError
 
 # Tables the store keeps for itself (schema version, embedding model), not graph content.
 _INTERNAL_TABLES = frozenset({"Meta"})

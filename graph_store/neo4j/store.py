@@ -19,12 +19,13 @@ from types import TracebackType
 from typing import Any, Self
 
 import cypher
+from core.errors import SchemaVersionError, StoreError
 from graph_schema import SCHEMA_VERSION, DocumentGraph
 from graph_store import neo4j_guard
 from graph_store import neo4j_writes as writes
-from graph_store.neo4j_explore import Neo4jExploreMixin
-from graph_store.neo4j_gds import Neo4jRanker
-from graph_store.neo4j_rows import (
+from graph_store.neo4j.explore import Neo4jExploreMixin
+from graph_store.neo4j.gds import Neo4jRanker
+from graph_store.neo4j.rows import (
     RankedNode,
     check_relation_types,
     cosine_from_score,
@@ -52,7 +53,6 @@ from graph_store.types import (
     ProjectionData,
     Subgraph,
 )
-from kg.errors import SchemaVersionError, StoreError
 
 log = logging.getLogger(__name__)
 

@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from kg.errors import StoreError
+from core.errors import StoreError
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from kg.errors import ReadOnlyViolation
+from core.errors import ReadOnlyViolation
 
 # Plan operators refused although they do not write: LOAD CSV reads files on the server or
 # fetches URLs.

@@ -13,8 +13,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from core.errors import StoreError
 from graph_schema import RELATION_TYPE_PATTERN, Chunk, Relation
-from kg.errors import StoreError
 
 # Lucene's query syntax characters; a backslash makes each one a literal. `&&` and `||` are
 # covered by escaping every `&` and `|`.

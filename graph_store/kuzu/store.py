@@ -27,13 +27,14 @@ from types import TracebackType
 from typing import Any, Self
 
 import cypher
+from core.errors import SchemaVersionError, StoreError
 from graph_schema import SCHEMA_VERSION, DocumentGraph
-from graph_store.kuzu_explore import KuzuExploreMixin
-from graph_store.kuzu_indexes import KuzuIndexMixin
-from graph_store.kuzu_recovery import load_extensions, recover_unreplayable_log
-from graph_store.kuzu_write import KuzuWriteMixin
+from graph_store.kuzu.explore import KuzuExploreMixin
+from graph_store.kuzu.indexes import KuzuIndexMixin
+from graph_store.kuzu.recovery import load_extensions, recover_unreplayable_log
+from graph_store.kuzu.rwlock import ReadWriteLock
+from graph_store.kuzu.write import KuzuWriteMixin
 from graph_store.port import MAX_HOPS
-from graph_store.projection import Projection
 from graph_store.rows import (
     read_graph_export,
     read_projection,
@@ -41,7 +42,6 @@ from graph_store.rows import (
     to_chunk_hit,
     to_document_info,
 )
-from graph_store.rwlock import ReadWriteLock
 from graph_store.types import (
     ChunkHit,
     Counts,
@@ -54,7 +54,7 @@ from graph_store.types import (
     ProjectionData,
     Subgraph,
 )
-from kg.errors import SchemaVersionError, StoreError
+from retrieval.projection import Projection
 
 _DELETE_BATCH = 500  # documents per delete transaction: bounds what one transaction holds
 

@@ -10,6 +10,7 @@ import threading
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
+from core.errors import KgError, StoreError
 from graph_store import explore_core as core
 from graph_store.explore_port import ChatModel
 from graph_store.explore_types import (
@@ -22,7 +23,6 @@ from graph_store.explore_types import (
     TableInfo,
 )
 from graph_store.types import ChunkHit, EntityHit
-from kg.errors import KgError, StoreError
 
 # Labels the store keeps for itself (schema version, graph version), not graph content.
 _INTERNAL_LABELS = frozenset({"Meta"})

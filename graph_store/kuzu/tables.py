@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from core.errors import StoreError
 from graph_schema import Chunk, Document, Entity
-from kg.errors import StoreError
 
 
 def _vectors(ids: Sequence[str], rows: Sequence[Sequence[float]], dim: int, what: str) -> Any:

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from graph_schema import DocumentGraph, Entity
-from graph_store.kuzu_tables import (
+from graph_store.kuzu.provenance import fold_alias_links, fold_relations
+from graph_store.kuzu.tables import (
     alias_of_table,
     chunk_table,
     document_table,
@@ -24,7 +25,6 @@ from graph_store.kuzu_tables import (
     mention_table,
     related_table,
 )
-from graph_store.provenance import fold_alias_links, fold_relations
 from graph_store.rows import alias_rows, document_params, relation_rows
 
 

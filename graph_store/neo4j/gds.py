@@ -8,7 +8,7 @@ and a read could be routed to another member of a cluster.
 
 When GDS is absent (Neo4j Aura Free, a plain community server) ``available()`` says so once
 in the log and ``Neo4jRanker`` computes the same walks with the in-memory projection
-(``graph_store.projection``) over the graph read by the ``proj_*`` and ``export_*`` queries.
+(``retrieval.projection``) over the graph read by the ``proj_*`` and ``export_*`` queries.
 GDS walks the same graph as that projection (chunks and entities; mentions, relations and
 chunk order, undirected, with the projection's weights), so both give the same scores within
 the tolerance of their iterations.
@@ -21,11 +21,11 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from graph_store.neo4j_rows import RankedNode, seed_rows
-from graph_store.projection import NEXT_WEIGHT, Projection, document_authority
+from core.errors import StoreError
+from graph_store.neo4j.rows import RankedNode, seed_rows
 from graph_store.rows import read_projection
 from graph_store.types import ProjectionData
-from kg.errors import StoreError
+from retrieval.projection import NEXT_WEIGHT, Projection, document_authority
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import cypher
 from graph_schema import DocumentGraph
-from graph_store.neo4j_rows import next_rows
+from graph_store.neo4j.rows import next_rows
 from graph_store.rows import alias_rows, chunk_rows, document_params, entity_row, relation_rows
 
 

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import cypher
-from kg.errors import StoreError
+from core.errors import StoreError
 
 FTS_INDEXES = ("chunk_fts", "alias_fts")
 VECTOR_INDEXES = ("chunk_emb", "entity_emb")  # the order of indexes.cypher
