@@ -46,3 +46,21 @@ class EmbeddingError(KgError):
 
 class ReadOnlyViolation(KgError):
     """A query that was to run read-only (e.g. LLM-generated Cypher) would write or load files."""
+
+
+class LlmError(KgError):
+    """The LLM could not be reached or gave no usable answer (after the client's retries)."""
+
+    def __init__(self, message: str, attempts: int = 1, tokens: tuple[int, int] = (0, 0)) -> None:
+        super().__init__(message)
+        self.attempts = attempts
+        self.tokens = tokens  # (prompt, completion) the server spent on a reply that was refused
+
+
+class LlmCutOff(LlmError):
+    """The reply hit its token cap (``finish_reason == "length"``): it is incomplete, and sending
+    it back under the same cap would only be cut off again."""
+
+
+class LlmBadReply(LlmError):
+    """The reply does not have the shape that was asked for."""

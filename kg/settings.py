@@ -13,6 +13,8 @@ from agents.config import AgentSettings
 from api.config import ApiSettings
 from extraction.config import ExtractionSettings
 from extraction.sync_config import SyncSettings
+from kg.llm_server import LlmServerSettings
+from llm.config import LlmSettings
 
 
 class EmbeddingSettings(BaseModel):
@@ -54,18 +56,6 @@ class Neo4jSettings(BaseModel):
     user: str = "neo4j"
     password: str = ""
     database: str = "neo4j"
-
-
-class LlmSettings(BaseModel):
-    base_url: str = ""
-    model: str = ""
-    api_key: str = ""
-    temperature: float = 0.0
-    timeout_s: float = 60.0
-
-    @property
-    def configured(self) -> bool:
-        return bool(self.base_url and self.model)
 
 
 class RetrievalSettings(BaseModel):
@@ -154,6 +144,7 @@ class Settings(BaseSettings):
     ingest: IngestSettings = IngestSettings()
     neo4j: Neo4jSettings = Neo4jSettings()
     llm: LlmSettings = LlmSettings()
+    llm_server: LlmServerSettings = LlmServerSettings()
     retrieval: RetrievalSettings = RetrievalSettings()
     extraction: ExtractionSettings = ExtractionSettings()
     agent: AgentSettings = AgentSettings()

@@ -6,7 +6,7 @@ import typer
 
 
 def register_all(app: typer.Typer) -> None:
-    from kg.commands import ask, bench, serve, sync
+    from kg.commands import ask, bench, llm, serve, sync
 
-    for module in (ask, serve, sync, bench):
+    for module in (ask, serve, sync, bench, llm):
         module.register(app)
