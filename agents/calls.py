@@ -1,16 +1,21 @@
-"""Every LLM call of a run goes through here: audited, counted per step, held to the budget."""
+"""Every LLM call of a run goes through here: audited, counted per step, held to the budget.
+
+Each request is written to the audit log before it is sent, each extra HTTP attempt (the
+client's retries) as it starts, and the outcome after: reply with finish reason, tokens,
+attempts and seconds, or the error with its attempts. Structured steps ask for the JSON schema
+of a pydantic model and parse the reply with it; there is no repair round.
+"""
 
 from __future__ import annotations
 
-import json
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from agents.audit import AuditLog
-from agents.llm import LLMClient, LLMError, LLMResponse
-from agents.prompt_files import load
-from core.errors import KgError
+from core.errors import KgError, LlmError
+from llm import LlmClient, LlmReply, response_format
+from llm.structured import parse
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -22,7 +27,7 @@ class BudgetExceeded(KgError):
 class LLMCaller:
     def __init__(
         self,
-        llm: LLMClient,
+        llm: LlmClient,
         audit: AuditLog,
         max_tokens_total: int,
         max_completion_tokens: int,
@@ -34,10 +39,14 @@ class LLMCaller:
         self._max_completion = max_completion_tokens
         self._temperature = temperature
         self.tokens: dict[str, int] = {}
+        self.failures: dict[str, int] = {}
 
     @property
     def spent(self) -> int:
         return sum(self.tokens.values())
+
+    def _spend(self, step: str, n: int) -> None:
+        self.tokens[step] = self.tokens.get(step, 0) + n
 
     def chat(
         self,
@@ -45,86 +54,79 @@ class LLMCaller:
         prompt: str,
         messages: list[dict[str, Any]],
         *,
-        tools: list[dict[str, Any]] | None = None,
-        json_mode: bool = False,
-    ) -> LLMResponse:
+        schema: type[BaseModel] | None = None,
+        max_tokens: int | None = None,
+    ) -> LlmReply:
         if self.spent >= self._budget:
             raise BudgetExceeded(f"token budget of {self._budget} spent before {step}")
-        temperature = self._temperature
+        cap = max_tokens or self._max_completion
         self._audit.write(
             "llm_request",
             step=step,
             prompt=prompt,
             model=self.llm.model,
-            temperature=temperature,
-            json_mode=json_mode,
-            tools=[t["function"]["name"] for t in tools or []],
+            temperature=self._temperature,
+            schema=schema.__name__ if schema else None,
+            max_tokens=cap,
             messages=messages,
         )
+
+        def attempt(n: int) -> None:
+            if n > 1:
+                self._audit.write("llm_retry", step=step, prompt=prompt, attempt=n)
+
         try:
-            response = self.llm.chat(
+            reply = self.llm.complete(
                 messages,
-                tools=tools,
-                json_mode=json_mode,
-                temperature=temperature,
-                max_tokens=self._max_completion,
+                max_tokens=cap,
+                json_schema=response_format(schema) if schema else None,
+                temperature=self._temperature,
+                on_attempt=attempt,
             )
-        except LLMError as exc:
-            self._audit.write("llm_error", step=step, prompt=prompt, error=str(exc))
+        except LlmError as exc:
+            self._spend(step, sum(exc.tokens))
+            self.failures[step] = self.failures.get(step, 0) + 1
+            self._audit.write(
+                "llm_error",
+                step=step,
+                prompt=prompt,
+                error=str(exc),
+                kind=type(exc).__name__,
+                attempts=exc.attempts,
+                prompt_tokens=exc.tokens[0],
+                completion_tokens=exc.tokens[1],
+            )
             raise
-        self.tokens[step] = self.tokens.get(step, 0) + response.usage.total_tokens
+        self._spend(step, reply.usage.total_tokens)
         self._audit.write(
             "llm_response",
             step=step,
             prompt=prompt,
-            model=response.model,
-            content=response.content,
-            tool_calls=[
-                {"id": c.id, "name": c.name, "arguments": c.arguments} for c in response.tool_calls
-            ],
-            prompt_tokens=response.usage.prompt_tokens,
-            completion_tokens=response.usage.completion_tokens,
+            model=reply.model,
+            content=reply.content,
+            finish_reason=reply.finish_reason,
+            attempts=reply.attempts,
+            seconds=round(reply.seconds, 2),
+            prompt_tokens=reply.usage.prompt_tokens,
+            completion_tokens=reply.usage.completion_tokens,
             step_tokens=self.tokens[step],
         )
-        return response
+        return reply
 
-    def json_call(
-        self, step: str, prompt: str, messages: list[dict[str, Any]], model: type[M]
-    ) -> tuple[M, bool]:
-        """Ask for JSON and validate it; one repair round on a malformed reply.
-
-        Returns the value and whether a repair was needed; raises ``ValueError`` when the
-        repaired reply is still unusable (the caller falls back).
-        """
-        response = self.chat(step, prompt, messages, json_mode=True)
+    def json(
+        self,
+        step: str,
+        prompt: str,
+        messages: list[dict[str, Any]],
+        model: type[M],
+        *,
+        max_tokens: int | None = None,
+    ) -> tuple[M, LlmReply]:
+        """A schema-constrained reply parsed by ``model``; ``LlmError`` when it cannot be had."""
+        reply = self.chat(step, prompt, messages, schema=model, max_tokens=max_tokens)
         try:
-            return parse_json(response.content, model), False
-        except ValueError as exc:
-            error = str(exc)
-        repair = load("repair")
-        retry = [
-            *messages,
-            {"role": "assistant", "content": response.content or ""},
-            {"role": "system", "content": repair.system_text()},
-            repair.user_message(reply=response.content or "", error=error),
-        ]
-        response = self.chat(step, f"{prompt}+{repair.ref}", retry, json_mode=True)
-        return parse_json(response.content, model), True
-
-
-def parse_json(content: str | None, model: type[M]) -> M:
-    """Strict JSON object validated by ``model``; ``ValueError`` says what was wrong."""
-    text = (content or "").strip()
-    if text.startswith("```"):
-        # Models often fence JSON even when told not to; the fence carries no content.
-        text = text.strip("`").removeprefix("json").strip()
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"not valid JSON: {exc}") from exc
-    if not isinstance(value, dict):
-        raise ValueError("the reply is not a JSON object")
-    try:
-        return model.model_validate(value)
-    except ValidationError as exc:
-        raise ValueError(f"JSON does not match the required shape: {exc}") from exc
+            return parse(reply, model), reply
+        except LlmError as exc:
+            self.failures[step] = self.failures.get(step, 0) + 1
+            self._audit.write("llm_error", step=step, prompt=prompt, error=str(exc))
+            raise

@@ -31,8 +31,12 @@ class AgentSettings(BaseModel):
     # LLM tokens for the whole run (prompt + completion, as reported by the server). Sized for
     # three rounds of ~4k-token evidence prompts plus synthesis and verification.
     max_tokens_total: int = Field(default=60_000, ge=1_000)
-    # Completion cap per call; an answer with citations for a handful of findings fits in 1k.
-    max_completion_tokens: int = Field(default=1_200, ge=64)
+    # Completion cap of synthesis; an answer with citations for a handful of findings fits in
+    # 1k. Small steps get their own caps: at 6-12 tokens/s written on CPU every token counts,
+    # and a cap is what stops a small model that loops.
+    max_completion_tokens: int = Field(default=1_000, ge=64)
+    planner_max_tokens: int = Field(default=300, ge=32)
+    verifier_max_tokens: int = Field(default=300, ge=32)
     # Tool calls the synthesis step may make before it must answer.
     max_tool_rounds: int = Field(default=4, ge=0, le=20)
 

@@ -56,7 +56,7 @@ class SubTask(BaseModel):
 class SubTaskPlan(BaseModel):
     complexity: Complexity
     subtasks: list[SubTask]
-    source: Literal["llm", "repaired", "offline"]
+    source: Literal["llm", "offline"]
     warnings: list[str] = Field(default_factory=list)
 
 
@@ -133,12 +133,18 @@ class VerifierReport(BaseModel):
     passed: bool
     unknown_citations: list[str] = Field(default_factory=list)
     unsupported_quotes: list[str] = Field(default_factory=list)
+    # "the answer cites no evidence chunk", or the start of each finding that cites none.
+    uncited: list[str] = Field(default_factory=list)
     llm_problems: list[str] = Field(default_factory=list)
     llm_checked: bool = False
 
     def problems(self) -> list[str]:
         out = [f"cited chunk {c} is not in the evidence" for c in self.unknown_citations]
         out += [f"quoted text not found in its cited chunk: {q!r}" for q in self.unsupported_quotes]
+        out += [
+            u if u.startswith("the answer") else f"finding cites nothing: {u!r}"
+            for u in self.uncited
+        ]
         out += self.llm_problems
         return out
 
@@ -155,7 +161,8 @@ class AgenticResult(BaseModel):
     warnings: list[str] = Field(default_factory=list)
     iterations: int = 0
     complexity: Complexity = "simple"
-    mode: Literal["llm", "offline"] = "offline"
+    # "llm-failed": an LLM was configured but its step failed; the answer is extractive.
+    mode: Literal["llm", "llm-failed", "offline"] = "offline"
     # Set when the answer is extractive: says that no LLM was configured, or that it failed.
     note: str = ""
     model: str | None = None

@@ -4,8 +4,8 @@
            settings=None) -> AgenticResult
 
 ``container`` is an opened ``kg.container.Container`` (anything with ``settings``, ``embedder``,
-``store`` and ``searcher()``). ``llm`` is an ``agents.llm.LLMClient`` or None for the offline
-loop (``agents.llm.build_llm(settings.llm)`` gives the configured one). ``on_event(step,
+``store`` and ``searcher()``). ``llm`` is an ``llm.LlmClient`` or None for the offline loop
+(``llm.openai_compat.build_llm(settings.llm)`` gives the configured one). ``on_event(step,
 payload)`` is called synchronously, in order, with small JSON-ready dicts — steps ``start``,
 ``context``, ``plan``, ``retrieval``, ``critique``, ``synthesis``, ``tool``, ``verify``,
 ``refine``, ``done`` (its payload is ``AgenticResult.summary()``) — for server-sent events.
@@ -15,7 +15,8 @@ chunks retrieved per sub-query; ``settings`` replaces ``container.settings.agent
 Every run writes ``<data_dir>/audit/<run_id>.jsonl`` (or ``KG_AGENT__AUDIT_DIR``): settings,
 context, plan, every retrieval with ids and scores, critiques, every LLM request and response
 with prompt version, model and temperature, tool calls, verifier output and the result. LLM
-failures never fail the run: each step falls back to its deterministic path with a warning.
+failures never fail the run: each step falls back to its deterministic path with a warning;
+when synthesis fell back, ``mode`` is "llm-failed" and confidence is at most MEDIUM.
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ from agents.calls import BudgetExceeded, LLMCaller
 from agents.config import AgentSettings
 from agents.extractive import NO_LLM_NOTE, ExtractiveOptions, extractive_answer
 from agents.fewshot import examples_for, render
-from agents.llm import LLMClient, LLMError
 from agents.loop import AgentContainer, Gathered, OnEvent, gather
 from agents.models import (
     LEVELS,
@@ -41,7 +41,8 @@ from agents.models import (
 from agents.synthesis import LLMSynthesis
 from agents.tools import ToolBox
 from agents.verifier import cited_ids, verify
-from core.errors import InputError
+from core.errors import InputError, LlmError
+from llm import LlmClient
 
 __all__ = ["AgentContainer", "OnEvent", "answer"]
 
@@ -50,7 +51,7 @@ def answer(
     container: AgentContainer,
     question: str,
     *,
-    llm: LLMClient | None = None,
+    llm: LlmClient | None = None,
     on_event: OnEvent | None = None,
     max_iterations: int | None = None,
     k: int | None = None,
@@ -76,7 +77,7 @@ def answer(
         caller = LLMCaller(
             llm, audit, cfg.max_tokens_total, cfg.max_completion_tokens, app.llm.temperature
         )
-    mode: Literal["llm", "offline"] = "llm" if caller is not None else "offline"
+    mode: Literal["llm", "llm-failed", "offline"] = "llm" if caller is not None else "offline"
     audit.write(
         "start",
         question=question,
@@ -107,7 +108,8 @@ def answer(
         try:
             _llm_answer(container, question, evidence, cfg, caller, audit, emit, result)
             done = True
-        except (LLMError, BudgetExceeded, ValueError) as exc:
+        except (LlmError, BudgetExceeded) as exc:
+            result.mode = "llm-failed"
             result.note = (
                 f"The LLM step failed ({exc}); this answer is extractive, quoted from the evidence."
             )
@@ -120,6 +122,10 @@ def answer(
         )
         result.verifier = report
         result.warnings += report.problems()
+        if result.mode == "llm-failed" and result.confidence == "HIGH":
+            # Quoted sentences chosen without the model answer less of the question.
+            result.confidence = "MEDIUM"
+            result.reason += "; capped at MEDIUM because the LLM step failed"
     known = evidence.by_id()
     cited = cited_ids(result.answer, result.findings)
     result.citations = [
@@ -171,7 +177,13 @@ def _llm_answer(
     emit("synthesis", {"evidence": len(evidence.items), "examples": len(shown)})
     reply = synth.answer(question, evidence, render(shown))
     report, notes = verify(
-        question, reply.answer, reply.findings, evidence, caller, cfg.quote_min_words
+        question,
+        reply.answer,
+        reply.finding_models(),
+        evidence,
+        caller,
+        cfg.quote_min_words,
+        cfg.verifier_max_tokens,
     )
     audit.write("verify", attempt=0, **report.model_dump(), notes=notes)
     emit("verify", {"attempt": 0, "passed": report.passed, "problems": len(report.problems())})
@@ -181,11 +193,17 @@ def _llm_answer(
         emit("refine", {"attempt": attempt, "problems": report.problems()})
         try:
             reply = synth.refine(report.problems())
-        except (LLMError, BudgetExceeded, ValueError) as exc:
+        except (LlmError, BudgetExceeded) as exc:
             notes.append(f"refinement failed: {exc}")
             break
         report, more = verify(
-            question, reply.answer, reply.findings, evidence, caller, cfg.quote_min_words
+            question,
+            reply.answer,
+            reply.finding_models(),
+            evidence,
+            caller,
+            cfg.quote_min_words,
+            cfg.verifier_max_tokens,
         )
         notes += more
         audit.write("verify", attempt=attempt, **report.model_dump(), notes=more)
@@ -194,7 +212,7 @@ def _llm_answer(
             {"attempt": attempt, "passed": report.passed, "problems": len(report.problems())},
         )
     result.answer = reply.answer
-    result.findings = reply.findings
+    result.findings = reply.finding_models()
     result.tool_calls = list(tools.records)
     result.verifier = report
     result.warnings += notes + report.problems()

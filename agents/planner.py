@@ -1,10 +1,11 @@
 """Planner: sub-tasks with focused retrieval queries, and the question's complexity.
 
-With an LLM: strict JSON validated by pydantic, one repair round when malformed, then the
-offline plan. Offline: the question itself, then the strongest graph neighbours of the entities
-it names (authority reached through typed relations), then the long names of entities it named
-by alias, each becoming a focused query. The question itself is always the first sub-task, so
-expansion can add evidence but never lose what the question alone retrieves.
+With an LLM: a reply constrained to ``PlannerReply``'s JSON schema, parsed by it; the
+offline plan when that fails. Offline: the question itself, then the strongest graph
+neighbours of the entities it names (authority reached through typed relations), then the
+long names of entities it named by alias, each becoming a focused query. The question itself
+is always the first sub-task, so expansion can add evidence but never lose what the question
+alone retrieves.
 """
 
 from __future__ import annotations
@@ -13,24 +14,25 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from agents.calls import BudgetExceeded, LLMCaller
 from agents.config import AgentSettings, Complexity
-from agents.llm import LLMError
 from agents.models import QueryContext, SubTask, SubTaskPlan
 from agents.prompt_files import load
+from core.errors import LlmError
 from core.names import normalize_name
 
 
 class PlannedTask(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    description: str = Field(min_length=1)
-    query: str = Field(min_length=1)
+    # Bounds keep a small model's grammar-constrained reply from running on.
+    description: str = Field(min_length=1, max_length=200)
+    query: str = Field(min_length=1, max_length=200)
 
 
 class PlannerReply(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     complexity: Complexity
-    subtasks: list[PlannedTask] = Field(min_length=1)
+    subtasks: list[PlannedTask] = Field(min_length=1, max_length=6)
 
 
 def question_task(question: str) -> SubTask:
@@ -90,8 +92,10 @@ def plan(ctx: QueryContext, caller: LLMCaller | None, settings: AgentSettings) -
         or "- (none)",
     )
     try:
-        reply, repaired = caller.json_call("planner", prompt.ref, messages, PlannerReply)
-    except (ValueError, LLMError, BudgetExceeded) as exc:
+        reply, _ = caller.json(
+            "planner", prompt.ref, messages, PlannerReply, max_tokens=settings.planner_max_tokens
+        )
+    except (LlmError, BudgetExceeded) as exc:
         fallback = offline_plan(ctx, settings)
         fallback.warnings.append(f"planner fell back to the offline plan: {exc}")
         return fallback
@@ -112,6 +116,4 @@ def plan(ctx: QueryContext, caller: LLMCaller | None, settings: AgentSettings) -
                 focus_name=focus[1] if focus else None,
             )
         )
-    return SubTaskPlan(
-        complexity=reply.complexity, subtasks=tasks, source="repaired" if repaired else "llm"
-    )
+    return SubTaskPlan(complexity=reply.complexity, subtasks=tasks, source="llm")

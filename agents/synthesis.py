@@ -1,35 +1,63 @@
-"""Synthesis with an LLM: cited answer, tagged findings, confidence; tools on demand.
+"""Synthesis with an LLM: cited answer, tagged findings, confidence; numeric tools on demand.
 
-The model sees the evidence (id, tag, title, text) and the closest few-shot examples. It may
-call the numerical tools for up to ``max_tool_rounds`` rounds; every call runs through the
-run's ``ToolBox`` (so it is recorded) and its result goes back as a ``tool`` message. The final
-reply is strict JSON; a malformed one gets one repair round. ``refine`` continues the same
-conversation with the verifier's problems.
+The model sees the evidence (id, tag, title, text) and the closest few-shot examples, and
+replies within the JSON schema of ``SynthesisDraft`` (grammar-constrained by the server): the
+tool calls it needs, named with their arguments, then the answer. Local models served by
+llama.cpp write native tool calls as text, so the calls travel in the schema instead. When it
+asked for tools, they run through the run's ``ToolBox`` (recorded), their results go back as a
+user message and the final answer comes within ``SynthesisReply``'s schema. ``refine``
+continues the same conversation with the verifier's problems as a user message (no ``system``
+message mid-conversation: some chat templates refuse it).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from agents.calls import LLMCaller, parse_json
-from agents.models import EvidenceBundle, Finding, Level, ToolRecord
+from agents.calls import LLMCaller
+from agents.models import EvidenceBundle, Finding, FindingKind, Level, ToolRecord
 from agents.prompt_files import load
-from agents.tools import SPECS, ToolBox
-from agents.verifier import evidence_block
+from agents.tools import ToolBox, ToolRequest
+from agents.verifier import CITATION, evidence_block
 
 OnTool = Callable[[ToolRecord], None]
+
+
+class CitedFinding(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    text: str = Field(min_length=1, max_length=400)
+    kind: FindingKind
+    citations: list[str] = Field(max_length=4)
 
 
 class SynthesisReply(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
-    answer: str = Field(min_length=1)
-    findings: list[Finding] = Field(default_factory=list)
-    confidence: Level = "MEDIUM"
-    reason: str = ""
+    # Bounded so that a looping small model stops at the grammar, not at the token cap.
+    answer: str = Field(min_length=1, max_length=2500)
+    findings: list[CitedFinding] = Field(max_length=8)
+    confidence: Level
+    reason: str = Field(max_length=300)
+
+    def finding_models(self) -> list[Finding]:
+        return [
+            Finding(text=f.text, kind=f.kind, citations=[_chunk_id(c) for c in f.citations])
+            for f in self.findings
+        ]
+
+
+class SynthesisDraft(SynthesisReply):
+    # Listed first in the schema, so the model decides on tools before it writes the answer.
+    tool_calls: list[ToolRequest] = Field(max_length=3)
+
+
+# The draft's properties in generation order: tool calls, then the answer.
+_ORDER = ["tool_calls", "answer", "findings", "confidence", "reason"]
 
 
 class LLMSynthesis:
@@ -51,41 +79,58 @@ class LLMSynthesis:
         self._messages = self._prompt.messages(
             question=question, evidence=evidence_block(evidence), examples=examples
         )
-        return self._complete("synthesis", self._prompt.ref)
+        ref = self._prompt.ref
+        if self._max_tool_rounds <= 0:
+            return self._final("synthesis", ref)
+        draft, reply = self._caller.json("synthesis", ref, self._messages, _Draft)
+        self._messages.append({"role": "assistant", "content": reply.content})
+        if not draft.tool_calls:
+            return SynthesisReply.model_validate(draft.model_dump(exclude={"tool_calls"}))
+        results = []
+        for call in draft.tool_calls:
+            record = self._tools.run(call)
+            if self._on_tool is not None:
+                self._on_tool(record)
+            body = {"error": record.error} if record.error else record.result
+            results.append(f"{record.name}({json.dumps(record.arguments)}) -> {json.dumps(body)}")
+        self._messages.append(
+            {
+                "role": "user",
+                "content": "Tool results:\n"
+                + "\n".join(results)
+                + "\nWrite the final answer with these results, citing the evidence chunks.",
+            }
+        )
+        return self._final("synthesis", ref)
 
     def refine(self, problems: list[str]) -> SynthesisReply:
         prompt = load("refine")
-        self._messages += [
-            {"role": "system", "content": prompt.system_text()},
-            prompt.user_message(problems="\n".join(f"- {p}" for p in problems)),
-        ]
-        return self._complete("refine", f"{self._prompt.ref}+{prompt.ref}")
+        text = (
+            prompt.system_text()
+            + "\n\n"
+            + prompt.user_message(problems="\n".join(f"- {p}" for p in problems))["content"]
+        )
+        self._messages.append({"role": "user", "content": text})
+        return self._final("refine", f"{self._prompt.ref}+{prompt.ref}")
 
-    def _complete(self, step: str, ref: str) -> SynthesisReply:
-        rounds = 0
-        while True:
-            allow_tools = rounds < self._max_tool_rounds
-            response = self._caller.chat(
-                step, ref, self._messages, tools=SPECS if allow_tools else None
-            )
-            self._messages.append(response.as_message())
-            if not response.tool_calls:
-                break
-            rounds += 1
-            for call in response.tool_calls:
-                record = self._tools.run(call)
-                if self._on_tool is not None:
-                    self._on_tool(record)
-                self._messages.append(ToolBox.message(call, record))
-        try:
-            return parse_json(response.content, SynthesisReply)
-        except ValueError as exc:
-            error = str(exc)
-        repair = load("repair")
-        self._messages += [
-            {"role": "system", "content": repair.system_text()},
-            repair.user_message(reply=response.content or "", error=error),
-        ]
-        response = self._caller.chat(step, f"{ref}+{repair.ref}", self._messages, json_mode=True)
-        self._messages.append(response.as_message())
-        return parse_json(response.content, SynthesisReply)
+    def _final(self, step: str, ref: str) -> SynthesisReply:
+        value, reply = self._caller.json(step, ref, self._messages, SynthesisReply)
+        self._messages.append({"role": "assistant", "content": reply.content})
+        return value
+
+
+def _chunk_id(cited: str) -> str:
+    """The id in a citation written as "[id]" or "[id] (tag; title)": the form the evidence
+    block shows, which small models copy whole. Anything else stays as written, so the
+    verifier still reports it."""
+    found = CITATION.search(cited)
+    return found.group(1) if found else cited.strip()
+
+
+class _Draft(SynthesisDraft):
+    @classmethod
+    def model_json_schema(cls, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        schema = super().model_json_schema(*args, **kwargs)
+        props = schema["properties"]
+        schema["properties"] = {k: props[k] for k in _ORDER if k in props}
+        return schema

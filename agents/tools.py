@@ -10,14 +10,14 @@ chunk id. Every call, good or failed, becomes a ``ToolRecord``.
 from __future__ import annotations
 
 import ast
-import json
 import math
 import operator
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from agents.llm import ToolCall
+from pydantic import BaseModel, Field
+
 from agents.models import EvidenceBundle, ToolRecord
 
 # Guards against denial of service through the expression, not domain thresholds.
@@ -172,93 +172,70 @@ class ToolBox:
                 return cid
         raise ToolError("the quote occurs in no evidence chunk; quote the evidence verbatim")
 
-    # --- function-calling surface ------------------------------------------
-    def run(self, call: ToolCall) -> ToolRecord:
+    # --- the schema-constrained surface -------------------------------------
+    def run(self, call: ToolRequest) -> ToolRecord:
+        """Run one requested call; a bad call becomes a record with its error, never raises."""
+        args = call.model_dump(exclude={"tool"}, exclude_none=True)
+        record = ToolRecord(name=call.tool, arguments=args)
         try:
-            args = call.parsed_arguments()
-        except ValueError as exc:
-            record = ToolRecord(name=call.name, error=f"arguments are not JSON: {exc}")
-        else:
-            record = ToolRecord(name=call.name, arguments=args)
-            try:
-                record.result = self._dispatch(call.name, args)
-            except ToolError as exc:
-                record.error = str(exc)
-            except (TypeError, ValueError, KeyError) as exc:
-                record.error = f"bad arguments: {exc}"
+            record.result = self._dispatch(call)
+        except ToolError as exc:
+            record.error = str(exc)
+        except (TypeError, ValueError, KeyError) as exc:
+            record.error = f"bad arguments: {exc}"
         self.records.append(record)
         return record
 
-    def _dispatch(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
-        if name == "calculate":
-            return {"expression": args["expression"], "result": calculate(str(args["expression"]))}
-        if name == "compare_numbers":
-            return compare_numbers(float(args["a"]), float(args["b"]))
-        if name == "sum_numbers":
-            return sum_numbers([float(v) for v in args["values"]])
-        if name == "check_threshold":
-            return self.check_threshold(
-                float(args["value"]),
-                str(args["comparison"]),
-                str(args["quote"]),
-                str(args.get("metric", "")),
-                args.get("chunk_id"),
-            )
-        raise ToolError(f"unknown tool {name!r}")
-
-    @staticmethod
-    def message(call: ToolCall, record: ToolRecord) -> dict[str, Any]:
-        """The ``tool`` message that answers one call."""
-        body = {"error": record.error} if record.error else record.result
-        return {"role": "tool", "tool_call_id": call.id, "content": json.dumps(body)}
+    def _dispatch(self, call: ToolRequest) -> dict[str, Any]:
+        if isinstance(call, Calculate):
+            return {"expression": call.expression, "result": calculate(call.expression)}
+        if isinstance(call, CompareNumbers):
+            return compare_numbers(call.a, call.b)
+        if isinstance(call, SumNumbers):
+            return sum_numbers(call.values)
+        return self.check_threshold(
+            call.value, call.comparison, call.quote, call.metric, call.chunk_id
+        )
 
 
-def _fn(
-    name: str, description: str, properties: dict[str, Any], required: list[str]
-) -> dict[str, Any]:
-    return {
-        "type": "function",
-        "function": {
-            "name": name,
-            "description": description,
-            "parameters": {"type": "object", "properties": properties, "required": required},
-        },
-    }
+# The model cannot emit native tool calls through llama.cpp's server (they arrive as fenced
+# JSON in the text), so synthesis names its calls inside its grammar-constrained reply, one of
+# these shapes each; the descriptions travel in the JSON schema.
+class Calculate(BaseModel):
+    """Evaluate arithmetic (+ - * / // % **, parentheses, abs/min/max/round); 1350 not 1,350."""
+
+    tool: Literal["calculate"]
+    expression: str = Field(max_length=MAX_EXPRESSION_CHARS)
 
 
-_NUM = {"type": "number"}
-SPECS: list[dict[str, Any]] = [
-    _fn(
-        "calculate",
-        "Evaluate an arithmetic expression (+ - * / // % **, parentheses, abs/min/max/round). "
-        "Write numbers plainly (1350, not 1,350).",
-        {"expression": {"type": "string"}},
-        ["expression"],
-    ),
-    _fn(
-        "compare_numbers",
-        "Compare two numbers: difference a-b, ratio a/b, percent change from b, which is larger.",
-        {"a": _NUM, "b": _NUM},
-        ["a", "b"],
-    ),
-    _fn(
-        "sum_numbers",
-        "Add numbers; returns sum, count and mean.",
-        {"values": {"type": "array", "items": _NUM}},
-        ["values"],
-    ),
-    _fn(
-        "check_threshold",
-        "Check a value against a threshold stated in the evidence. Quote verbatim the words "
-        "stating the threshold (exactly one number); the tool reads the threshold from that "
-        "quote in the cited chunk.",
-        {
-            "value": _NUM,
-            "comparison": {"type": "string", "enum": list(_COMPARE)},
-            "quote": {"type": "string"},
-            "metric": {"type": "string"},
-            "chunk_id": {"type": "string"},
-        },
-        ["value", "comparison", "quote"],
-    ),
+class CompareNumbers(BaseModel):
+    """Compare a with b: difference a-b, ratio a/b, percent change from b, which is larger."""
+
+    tool: Literal["compare_numbers"]
+    a: float
+    b: float
+
+
+class SumNumbers(BaseModel):
+    """Add numbers; gives sum, count and mean."""
+
+    tool: Literal["sum_numbers"]
+    values: list[float] = Field(max_length=50)
+
+
+class CheckThreshold(BaseModel):
+    """Check a value against a threshold stated in the evidence: quote verbatim the words that
+    state it (exactly one number); the threshold is read from that quote in the cited chunk."""
+
+    tool: Literal["check_threshold"]
+    value: float
+    comparison: Literal["<", "<=", ">", ">=", "=="]
+    quote: str = Field(max_length=300)
+    metric: str = Field(default="", max_length=100)
+    chunk_id: str | None = Field(default=None, max_length=100)
+
+
+ToolRequest = Annotated[
+    Calculate | CompareNumbers | SumNumbers | CheckThreshold, Field(discriminator="tool")
 ]
+TOOL_NAMES = ("calculate", "compare_numbers", "sum_numbers", "check_threshold")

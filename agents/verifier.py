@@ -1,7 +1,8 @@
 """Verifier: deterministic citation and quotation checks, plus an LLM support check.
 
-Deterministic: every ``[id]`` in the answer and in the findings must be an evidence chunk;
-every quotation (``"..."`` or curly quotes, at least ``quote_min_words`` words) must occur,
+Deterministic: the answer must cite at least one evidence chunk and every finding at least
+one; every ``[id]`` in the answer and in the findings must be an evidence chunk; every
+quotation (``"..."`` or curly quotes, at least ``quote_min_words`` words) must occur,
 whitespace- and case-insensitively, in a chunk its sentence cites (in any evidence chunk when
 the sentence cites none). The LLM check asks whether the cited chunks support each statement.
 """
@@ -13,9 +14,9 @@ import re
 from pydantic import BaseModel, Field
 
 from agents.calls import BudgetExceeded, LLMCaller
-from agents.llm import LLMError
 from agents.models import EvidenceBundle, Finding, VerifierReport
 from agents.prompt_files import load
+from core.errors import LlmError
 from extraction.chunking import split_sentences
 
 CITATION = re.compile(r"\[([A-Za-z0-9][\w\-.:]*)\]")
@@ -23,8 +24,9 @@ QUOTE = re.compile(r"[\"“]([^\"“”]+)[\"”]")
 
 
 class VerifierReply(BaseModel):
+    # Problems first: a verdict written after the reasons is less often a reflex "true".
+    problems: list[str] = Field(default_factory=list, max_length=8)
     supported: bool
-    problems: list[str] = Field(default_factory=list)
 
 
 def cited_ids(answer: str, findings: list[Finding]) -> list[str]:
@@ -44,6 +46,9 @@ def check_deterministic(
     chunks = {i.chunk_id: _squash(i.text) for i in evidence.items}
     unknown = [c for c in cited_ids(answer, findings) if c not in chunks]
     unsupported: list[str] = []
+    known = [c for c in cited_ids(answer, findings) if c in chunks]
+    uncited = [] if known else ["the answer cites no evidence chunk"]
+    uncited += [f.text[:120] for f in findings if not f.citations + CITATION.findall(f.text)]
     units = [(s, CITATION.findall(s)) for s in split_sentences(answer)]
     units += [(f.text, f.citations + CITATION.findall(f.text)) for f in findings]
     for text, cites in units:
@@ -54,9 +59,18 @@ def check_deterministic(
             wanted = _squash(quote).strip(" .,;:")
             if not any(wanted in chunk for chunk in pool) and quote not in unsupported:
                 unsupported.append(quote)
+    for f in findings:
+        # A finding copied verbatim from one chunk while citing another is a quotation too.
+        cites = [chunks[c] for c in f.citations + CITATION.findall(f.text) if c in chunks]
+        plain = _squash(CITATION.sub("", f.text)).strip(" .,;:")
+        if not cites or len(plain.split()) < quote_min_words or f.text in unsupported:
+            continue
+        if not any(plain in c for c in cites) and any(plain in c for c in chunks.values()):
+            unsupported.append(f.text)
     return VerifierReport(
-        passed=not unknown and not unsupported,
+        passed=not unknown and not unsupported and not uncited,
         unknown_citations=unknown,
+        uncited=uncited,
         unsupported_quotes=unsupported,
     )
 
@@ -66,14 +80,16 @@ def evidence_block(evidence: EvidenceBundle) -> str:
 
 
 def check_with_llm(
-    question: str, answer: str, evidence: EvidenceBundle, caller: LLMCaller
+    question: str, answer: str, evidence: EvidenceBundle, caller: LLMCaller, max_tokens: int
 ) -> tuple[VerifierReply | None, str | None]:
     """The LLM's verdict, or None and the reason it could not be had."""
     prompt = load("verifier")
     messages = prompt.messages(question=question, evidence=evidence_block(evidence), answer=answer)
     try:
-        reply, _ = caller.json_call("verifier", prompt.ref, messages, VerifierReply)
-    except (ValueError, LLMError, BudgetExceeded) as exc:
+        reply, _ = caller.json(
+            "verifier", prompt.ref, messages, VerifierReply, max_tokens=max_tokens
+        )
+    except (LlmError, BudgetExceeded) as exc:
         return None, f"the LLM check could not run: {exc}"
     return reply, None
 
@@ -85,12 +101,15 @@ def verify(
     evidence: EvidenceBundle,
     caller: LLMCaller | None,
     quote_min_words: int,
+    max_tokens: int = 300,
 ) -> tuple[VerifierReport, list[str]]:
     """The combined report and notes about checks that could not run."""
     report = check_deterministic(answer, findings, evidence, quote_min_words)
     notes: list[str] = []
-    if caller is not None:
-        reply, note = check_with_llm(question, answer, evidence, caller)
+    # The model is asked only about an answer that passed the deterministic check: a small
+    # model approves nearly anything, and a failed answer is refined or rejected anyway.
+    if caller is not None and report.passed:
+        reply, note = check_with_llm(question, answer, evidence, caller, max_tokens)
         if reply is None:
             notes.append(note or "the LLM check could not run")
         else:

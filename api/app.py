@@ -15,13 +15,13 @@ from importlib.metadata import PackageNotFoundError, version
 import anyio
 from fastapi import Depends, FastAPI
 
-from agents.llm import build_llm
 from api.deps import AppState
 from api.errors import install_error_handlers
 from api.routers import cypher, documents, entities, explorer, jobs, query, system
 from api.security import BodyLimitMiddleware, key_digests, require_api_key
 from kg.container import Container, build
 from kg.settings import Settings, get_settings
+from llm.openai_compat import build_llm
 
 
 def create_app(settings: Settings | None = None, *, container: Container | None = None) -> FastAPI:

@@ -7,11 +7,11 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
-from agents.llm import LLMClient
 from core.errors import ConfigError
 from graph_store import GraphStore
 from kg.container import Container
 from kg.settings import Settings
+from llm import LlmClient
 from retrieval.embedder import Embedder
 
 
@@ -21,7 +21,7 @@ class AppState:
 
     settings: Settings
     container: Container
-    llm: LLMClient | None
+    llm: LlmClient | None
     # SHA-256 of each accepted key: compared in constant time, and the keys themselves are not
     # kept where a debugging dump of the state would print them.
     key_digests: tuple[bytes, ...] = field(default=(), repr=False)
@@ -53,7 +53,7 @@ def get_embedder(state: StateDep) -> Embedder:
     return state.container.embedder
 
 
-def get_llm(state: StateDep) -> LLMClient | None:
+def get_llm(state: StateDep) -> LlmClient | None:
     return state.llm
 
 
@@ -61,4 +61,4 @@ SettingsDep = Annotated[Settings, Depends(get_settings)]
 ContainerDep = Annotated[Container, Depends(get_container)]
 StoreDep = Annotated[GraphStore, Depends(get_store)]
 EmbedderDep = Annotated[Embedder, Depends(get_embedder)]
-LlmDep = Annotated[LLMClient | None, Depends(get_llm)]
+LlmDep = Annotated[LlmClient | None, Depends(get_llm)]

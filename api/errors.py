@@ -10,7 +10,7 @@ so that a subclass maps before its base:
 | ``ReadOnlyViolation`` | 403 | the message: a policy refusal, like a path outside the roots |
 | ``SchemaVersionError`` | 503 | the message (versions only) |
 | ``StoreError`` | 503 | generic; the cause is logged |
-| ``LLMError`` | 502 | generic; the cause is logged |
+| ``LlmError`` | 502 | generic; the cause is logged |
 | ``ConfigError``, ``EmbeddingError``, other ``KgError`` | 500 | generic; the cause is logged |
 
 Server-side messages can carry paths, queries or provider replies, so 5xx details are generic
@@ -28,11 +28,11 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from agents.llm import LLMError
 from core.errors import (
     ConfigError,
     InputError,
     KgError,
+    LlmError,
     NotFoundError,
     ReadOnlyViolation,
     SchemaVersionError,
@@ -50,7 +50,7 @@ _MAPPING: dict[type[KgError], tuple[int, bool]] = {
     ReadOnlyViolation: (403, True),
     SchemaVersionError: (503, True),
     StoreError: (503, False),
-    LLMError: (502, False),
+    LlmError: (502, False),
     ConfigError: (500, False),
     KgError: (500, False),
 }

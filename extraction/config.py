@@ -40,6 +40,26 @@ DEFAULT_RELATION_TYPES = [
     "RELATED_TO",
 ]
 
+_ACTORS = ["PERSON", "ORGANIZATION"]
+DEFAULT_RELATION_SOURCES: dict[str, list[str]] = {
+    "WORKS_FOR": ["PERSON"],
+    "LEADS": _ACTORS,
+    "MEMBER_OF": _ACTORS,
+    "REPORTS_TO": _ACTORS,
+    "OVERSEES": _ACTORS,
+    "FUNDS": _ACTORS,
+    "PROVIDES": [*_ACTORS, "PROGRAMME", "SERVICE"],
+    "IMPLEMENTS": [*_ACTORS, "PROGRAMME"],
+    "HOSTS": [*_ACTORS, "LOCATION", "EVENT"],
+}
+DEFAULT_RELATION_TARGETS: dict[str, list[str]] = {
+    "WORKS_FOR": ["ORGANIZATION"],
+    "MEMBER_OF": ["ORGANIZATION"],
+    "REPORTS_TO": _ACTORS,
+    "LOCATED_IN": ["LOCATION", "ORGANIZATION"],
+    "IMPLEMENTS": ["PLAN", "PROGRAMME", "POLICY", "SERVICE"],
+}
+
 
 class ResolutionSettings(BaseModel):
     """When two differently written names are one entity.
@@ -66,9 +86,21 @@ class ExtractionSettings(BaseModel):
     relation_types: list[str] = Field(default_factory=lambda: list(DEFAULT_RELATION_TYPES))
     # The prompt file extraction/prompts/<prompt_version>.md; part of the cache key and version.
     prompt_version: str = "extract.v1"
-    # Chunks in flight at once. Rate-limit retries and their backoff are the LLM client's.
-    llm_concurrency: int = Field(default=4, ge=1, le=64)
-    llm_max_tokens: int = Field(default=2048, ge=64)
+    # Which entity types a relation type may start from / end at (a type not listed admits
+    # any). A relation against these is dropped: small models write "NHCP PART_OF NMHT" for
+    # "NMHT is part of NHCP" and "NMHT WORKS_FOR Northdale Minds".
+    relation_sources: dict[str, list[str]] = Field(
+        default_factory=lambda: {k: list(v) for k, v in DEFAULT_RELATION_SOURCES.items()}
+    )
+    relation_targets: dict[str, list[str]] = Field(
+        default_factory=lambda: {k: list(v) for k, v in DEFAULT_RELATION_TARGETS.items()}
+    )
+    # Chunks in flight at once: 1 matches the one-slot local server (``kg llm serve``); with
+    # 4 the queued requests timed out in its queue. Raise it for a hosted API.
+    llm_concurrency: int = Field(default=1, ge=1, le=64)
+    # Output cap per chunk: the reply schema bounds it at 15 entities and 15 relations, about
+    # 700 tokens; the cap stops a reply that still runs on (cut off = failed, not repaired).
+    llm_max_tokens: int = Field(default=900, ge=64)
     # Entities and relations taken from one chunk's answer; the rest are dropped with a warning.
     llm_max_items: int = Field(default=60, ge=1, le=1000)
     resolution: ResolutionSettings = ResolutionSettings()

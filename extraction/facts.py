@@ -85,14 +85,12 @@ class ExtractionStats:
     failed_chunks: int = 0  # chunks that kept their rule-based facts only
     tokens_in: int = 0
     tokens_out: int = 0
+    retries: int = 0  # of the requests, those that were the client's retries
+    chunks: int = 0  # chunks asked of the LLM (not from the cache)
 
     def __sub__(self, other: ExtractionStats) -> ExtractionStats:
         return ExtractionStats(
-            self.requests - other.requests,
-            self.cached - other.cached,
-            self.failed_chunks - other.failed_chunks,
-            self.tokens_in - other.tokens_in,
-            self.tokens_out - other.tokens_out,
+            *(getattr(self, f) - getattr(other, f) for f in ExtractionStats.__dataclass_fields__)
         )
 
 

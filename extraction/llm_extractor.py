@@ -1,14 +1,16 @@
 """Schema-guided LLM extraction on top of the rule extractor.
 
 Each chunk is sent to the LLM with a versioned prompt (extraction/prompts/<version>.md) asking
-for entities (name, type, description, aliases) and typed relations as one JSON object. The
-answer is validated by pydantic and then held to the configured schema and to the passage:
-entity types and relation types outside the configured lists are rejected, and so is any name
-the passage does not contain, which keeps prompt-injected or invented content out of the graph.
-A malformed answer gets one repair request; if that fails too the chunk keeps its rule-based
-facts only, with a warning. Valid answers are cached on disk by (chunk hash, prompt version,
-model, schema). Chunks are sent by a bounded thread pool; rate-limit retries with backoff are
-the client's job (agents/llm.py), whose errors arrive here as ``KgError``.
+for entities (name, type, description, aliases) and typed relations, within a JSON schema
+built from the configured types (the server constrains the reply to it; pydantic parses it).
+The answer is then held to the passage and to the schema's directions: any name the passage
+does not contain is rejected, which keeps prompt-injected or invented content out of the
+graph, and so is a relation whose source or target type the relation type does not allow
+("an organisation WORKS_FOR ..."). A failed request, a cut-off or unreadable reply leaves the
+chunk with its rule-based facts, counted in the ingest report; there is no repair round.
+Valid answers are cached on disk by (chunk hash, prompt version, model, schema). Every call is
+written to the extraction journal. Retries are the client's (``llm``); chunks go one at a
+time by default, as a one-slot local server serves them.
 """
 
 from __future__ import annotations
@@ -22,53 +24,23 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from importlib import resources
 from string import Template
-from typing import Any, Protocol
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
-from core.errors import ConfigError, KgError
+from core.errors import ConfigError, LlmError
 from core.names import content_hash, normalize_name
 from extraction.config import ExtractionSettings
 from extraction.facts import AliasFact, ChunkFacts, DocFacts, ExtractionStats, RelationFact
 from extraction.llm_cache import LlmCache, cache_key
 from extraction.spacy_rules import SpacyRuleExtractor
 from graph_schema.models import RELATION_TYPE_PATTERN
+from llm import LlmClient, ask_json
+from llm.journal import Journal
 
 log = logging.getLogger(__name__)
 
 ALIAS_CONFIDENCE = 0.8  # an alias the LLM read in the passage: below the rules' explicit cues
-
-
-# --- the client, structurally (extraction never imports agents) ----------------
-class _Usage(Protocol):
-    @property
-    def prompt_tokens(self) -> int: ...
-
-    @property
-    def completion_tokens(self) -> int: ...
-
-
-class _Reply(Protocol):
-    @property
-    def content(self) -> str | None: ...
-
-    @property
-    def usage(self) -> _Usage: ...
-
-
-class ChatClient(Protocol):
-    @property
-    def model(self) -> str: ...
-
-    def chat(
-        self,
-        messages: list[dict[str, Any]],
-        *,
-        tools: list[dict[str, Any]] | None = None,
-        json_mode: bool = False,
-        temperature: float | None = None,
-        max_tokens: int | None = None,
-    ) -> _Reply: ...
 
 
 # --- the answer's shape -----------------------------------------------------------
@@ -92,6 +64,32 @@ class LlmRelation(_Answer):
 class LlmExtraction(_Answer):
     entities: list[LlmEntity] = Field(default_factory=list)
     relations: list[LlmRelation] = Field(default_factory=list)
+
+
+def reply_model(entity_types: Sequence[str], relation_types: Sequence[str]) -> type[BaseModel]:
+    """The schema the server constrains a reply to: configured types as enums, bounded lists
+    and strings (a small model that loops stops at the grammar, not at the token cap)."""
+    etype: Any = Literal[tuple(entity_types)]
+    rtype: Any = Literal[tuple(relation_types)]
+    entity = create_model(
+        "Entity",
+        name=(str, Field(min_length=1, max_length=100)),
+        type=(etype, ...),
+        description=(str, Field(max_length=200)),
+        aliases=(list[Annotated[str, Field(max_length=100)]], Field(max_length=4)),
+    )
+    relation = create_model(
+        "Relation",
+        source=(str, Field(min_length=1, max_length=100)),
+        type=(rtype, ...),
+        target=(str, Field(min_length=1, max_length=100)),
+    )
+    model: type[BaseModel] = create_model(
+        "Extraction",
+        entities=(list[entity], Field(max_length=15)),  # type: ignore[valid-type]
+        relations=(list[relation], Field(max_length=15)),  # type: ignore[valid-type]
+    )
+    return model
 
 
 @dataclass(frozen=True)
@@ -119,10 +117,12 @@ class LlmExtractor:
     def __init__(
         self,
         rules: SpacyRuleExtractor,
-        client: ChatClient,
+        client: LlmClient,
         cache: LlmCache,
         settings: ExtractionSettings,
+        journal: Journal | None = None,
     ) -> None:
+        self._journal = journal
         self._rules = rules
         self._client = client
         self._cache = cache
@@ -132,7 +132,15 @@ class LlmExtractor:
         self._stats = ExtractionStats()
         self._entity_types = frozenset(settings.entity_types)
         self._relation_types = frozenset(settings.relation_types)
-        schema = json.dumps([sorted(self._entity_types), sorted(self._relation_types)])
+        self._reply = reply_model(settings.entity_types, settings.relation_types)
+        schema = json.dumps(
+            [
+                sorted(self._entity_types),
+                sorted(self._relation_types),
+                sorted((k, sorted(v)) for k, v in settings.relation_sources.items()),
+                sorted((k, sorted(v)) for k, v in settings.relation_targets.items()),
+            ]
+        )
         self._schema = hashlib.sha256(schema.encode()).hexdigest()[:16]
 
     @property
@@ -179,6 +187,7 @@ class LlmExtractor:
                 self._count(cached=1)
                 return answer
         messages = self._messages(prompt, title, text)
+        self._count(chunks=1)
         answer = self._ask(messages)
         if answer is None:
             self._count(failed_chunks=1)
@@ -206,39 +215,65 @@ class LlmExtractor:
         ]
 
     def _ask(self, messages: list[dict[str, Any]]) -> LlmExtraction | None:
-        """One request and, for an unreadable answer, one repair request."""
-        for attempt in range(2):
-            try:
-                reply = self._client.chat(
-                    messages, json_mode=True, temperature=0.0, max_tokens=self._cfg.llm_max_tokens
-                )
-            except KgError as exc:
-                log.warning("llm extraction: request failed, chunk keeps rule facts: %s", exc)
-                self._count(requests=1)
-                return None
-            self._count(
-                requests=1,
-                tokens_in=reply.usage.prompt_tokens,
-                tokens_out=reply.usage.completion_tokens,
+        """One schema-constrained request (the client retries transport failures)."""
+        prompt = self._cfg.prompt_version
+        if self._journal is not None:
+            self._journal.write("llm_request", step="extract", prompt=prompt, messages=messages)
+
+        def attempt(n: int) -> None:
+            if n > 1:
+                self._count(retries=1)
+                if self._journal is not None:
+                    self._journal.write("llm_retry", step="extract", attempt=n)
+
+        try:
+            answer, reply = ask_json(
+                self._client,
+                messages,
+                self._reply,
+                max_tokens=self._cfg.llm_max_tokens,
+                temperature=0.0,
+                on_attempt=attempt,
             )
-            content = reply.content or ""
-            try:
-                return LlmExtraction.model_validate(json.loads(_strip_fence(content)))
-            except (ValueError, ValidationError) as exc:
-                problem = str(exc).splitlines()[0][:300]
-                if attempt == 0:
-                    messages = [
-                        *messages,
-                        {"role": "assistant", "content": content[:4000]},
-                        {
-                            "role": "user",
-                            "content": f"That reply was not valid ({problem}). Reply with only "
-                            "the corrected JSON object of the required shape.",
-                        },
-                    ]
-                    continue
-                log.warning("llm extraction: malformed answer after repair, rejected: %s", problem)
-        return None
+        except LlmError as exc:
+            self._count(requests=exc.attempts, tokens_in=exc.tokens[0], tokens_out=exc.tokens[1])
+            log.warning("llm extraction: %s; the chunk keeps its rule facts", exc)
+            if self._journal is not None:
+                self._journal.write(
+                    "llm_error",
+                    step="extract",
+                    kind=type(exc).__name__,
+                    error=str(exc),
+                    attempts=exc.attempts,
+                    prompt_tokens=exc.tokens[0],
+                    completion_tokens=exc.tokens[1],
+                )
+            return None
+        self._count(
+            requests=reply.attempts,
+            tokens_in=reply.usage.prompt_tokens,
+            tokens_out=reply.usage.completion_tokens,
+        )
+        if self._journal is not None:
+            self._journal.write(
+                "llm_response",
+                step="extract",
+                model=reply.model,
+                content=reply.content,
+                finish_reason=reply.finish_reason,
+                attempts=reply.attempts,
+                seconds=round(reply.seconds, 2),
+                prompt_tokens=reply.usage.prompt_tokens,
+                completion_tokens=reply.usage.completion_tokens,
+            )
+        return LlmExtraction.model_validate(answer.model_dump())
+
+    def _direction_ok(self, rtype: str, source: str | None, target: str | None) -> bool:
+        """Whether the configured source and target types of ``rtype`` admit these types (a
+        relation type without a table entry admits any)."""
+        return _allowed(self._cfg.relation_sources, rtype, source) and _allowed(
+            self._cfg.relation_targets, rtype, target
+        )
 
     # --- answer -> facts ----------------------------------------------------------
     def _add(self, facts: DocFacts, chunk: ChunkFacts, answer: LlmExtraction, text: str) -> None:
@@ -273,6 +308,7 @@ class LlmExtractor:
                 or src is None
                 or dst is None
                 or src == dst
+                or not self._direction_ok(r.type, facts.types.get(src), facts.types.get(dst))
             ):
                 rejected += 1
                 continue
@@ -285,14 +321,10 @@ class LlmExtractor:
             )
 
 
+def _allowed(table: dict[str, list[str]], rtype: str, etype: str | None) -> bool:
+    allowed = table.get(rtype)
+    return not allowed or etype is None or etype in allowed
+
+
 def _written(key: str, passage: str) -> bool:
     return bool(key) and f" {key} " in passage
-
-
-def _strip_fence(content: str) -> str:
-    """Models sometimes wrap JSON in a Markdown code fence despite json mode."""
-    text = content.strip()
-    if text.startswith("```"):
-        text = text.split("\n", 1)[1] if "\n" in text else ""
-        text = text.rsplit("```", 1)[0]
-    return text

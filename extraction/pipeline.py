@@ -64,6 +64,8 @@ class IngestReport:
     llm_requests: int = 0
     llm_cached: int = 0
     llm_failed_chunks: int = 0
+    llm_retries: int = 0
+    llm_chunks: int = 0  # chunks asked of the LLM (cached ones not included)
     tokens_in: int = 0
     tokens_out: int = 0
     # wall seconds per phase; phases overlap with the background chunk embedding
@@ -271,6 +273,8 @@ class Ingestor:
         report.llm_requests += used.requests
         report.llm_cached += used.cached
         report.llm_failed_chunks += used.failed_chunks
+        report.llm_retries += used.retries
+        report.llm_chunks += used.chunks
         report.tokens_in += used.tokens_in
         report.tokens_out += used.tokens_out
 

@@ -55,22 +55,23 @@ class GraphExplorer(Protocol):
 
 class ChatReply(Protocol):
     @property
-    def content(self) -> str | None: ...
+    def content(self) -> str: ...
 
 
 @runtime_checkable
 class ChatModel(Protocol):
-    """The part of a chat LLM client that writing Cypher needs (``agents.llm.LLMClient`` has
-    it; graph_store and retrieval cannot import agents)."""
+    """The part of the LLM port (``llm.LlmClient``) that writing Cypher needs; graph_store sits
+    below ``llm`` and names it structurally."""
 
     @property
     def model(self) -> str: ...
 
-    def chat(
+    def complete(
         self,
         messages: list[dict[str, Any]],
         *,
-        json_mode: bool = False,
+        max_tokens: int,
+        json_schema: dict[str, Any] | None = None,
         temperature: float | None = None,
     ) -> ChatReply: ...
 

@@ -55,6 +55,14 @@ def ingest(paths: Annotated[list[Path], typer.Argument(help="Files or directorie
         f"{report.updated} updated, {report.unchanged} unchanged, {len(report.failed)} failed; "
         f"{report.chunks_written} chunks written in {report.seconds:.1f}s"
     )
+    if report.llm_chunks or report.llm_cached:
+        line = (
+            f"LLM extraction: {report.llm_chunks} chunk(s) asked in {report.llm_requests} "
+            f"request(s) ({report.llm_retries} retries), {report.llm_cached} from the cache, "
+            f"{report.tokens_in} tokens in / {report.tokens_out} out; "
+            f"{report.llm_failed_chunks} chunk(s) failed and kept their rule facts"
+        )
+        (err if report.llm_failed_chunks else out).print(line, highlight=False)
     if report.failed and report.written + report.unchanged == 0:
         raise typer.Exit(1)
 

@@ -51,15 +51,17 @@ def build_extractor(settings: Settings) -> Extractor:
     rules = SpacyRuleExtractor(trained_model=settings.spacy_model)
     if not (settings.extraction.llm_enabled and settings.llm.configured):
         return rules
-    from agents.llm import build_llm
     from extraction.llm_cache import LlmCache
     from extraction.llm_extractor import LlmExtractor
+    from llm.journal import Journal
+    from llm.openai_compat import build_llm
 
     client = build_llm(settings.llm)
     if client is None:
         return rules
     cache = LlmCache(settings.data_dir / "llm-cache")
-    return LlmExtractor(rules, client, cache, settings.extraction)
+    journal = Journal(settings.data_dir / "audit" / "extraction.jsonl")
+    return LlmExtractor(rules, client, cache, settings.extraction, journal)
 
 
 @dataclass

@@ -192,7 +192,7 @@ def healthy(cfg: LlmServerSettings, timeout_s: float = 2.0) -> bool:
 
 def status(data_dir: Path, cfg: LlmServerSettings) -> dict[str, object]:
     state = _state(data_dir)
-    pid = int(state.get("pid", 0) or 0)
+    pid = _pid(state)
     return {
         "running": healthy(cfg),
         "pid": pid if pid and _alive(pid) else None,
@@ -245,7 +245,7 @@ def serve(data_dir: Path, cfg: LlmServerSettings, log: Callable[[str], None] = p
 
 def stop(data_dir: Path) -> bool:
     """Stop the server this data dir started; False when none was running."""
-    pid = int(_state(data_dir).get("pid", 0) or 0)
+    pid = _pid(_state(data_dir))
     state_path(data_dir).unlink(missing_ok=True)
     if not pid or not _alive(pid):
         return False
@@ -266,6 +266,11 @@ def _state(data_dir: Path) -> dict[str, object]:
     return value if isinstance(value, dict) else {}
 
 
+def _pid(state: dict[str, object]) -> int:
+    pid = state.get("pid")
+    return pid if isinstance(pid, int) else 0
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -279,7 +284,7 @@ def _alive(pid: int) -> bool:
 
 
 def _run(argv: list[str]) -> None:  # pragma: no cover - runs in the child process
-    import xllamacpp
+    import xllamacpp  # type: ignore[import-untyped]
 
     path, name, host, port, threads, parallel, n_ctx = argv
     params = xllamacpp.CommonParams()

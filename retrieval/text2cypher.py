@@ -4,7 +4,9 @@ The model is shown the graph's schema as the store describes it (labels, relatio
 properties, the relation kinds and entity types in use), the rules of our graph model and of
 the store's Cypher dialect, and a few examples. Whatever it writes runs only through the
 store's ``run_read_only``, so a generated write (or file access, or second statement) is
-refused with ReadOnlyViolation and the graph is left as it was.
+refused with ReadOnlyViolation and the graph is left as it was. A query the database cannot
+run (a syntax or binder error) gets one more try: the model is shown its query and the
+database's error; a refused write gets none.
 
 On Neo4j the store's own component answers (neo4j-graphrag's ``Text2CypherRetriever``, see
 ``graph_store.neo4j.graphrag``), shown the same schema text and examples and guarded the same way.
@@ -14,8 +16,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
-from core.errors import InputError
+from core.errors import InputError, ReadOnlyViolation, StoreError
 from graph_store.explore_port import ChatModel, GraphExplorer, NativeText2Cypher
 from graph_store.explore_types import CypherAnswer, SchemaDescription
 
@@ -50,9 +53,11 @@ EXAMPLES = (
     "MATCH (a:Alias {normalized: 'example trust'})-[:ALIAS_OF]->(e:Entity)"
     "<-[m:MENTIONS]-(:Chunk)<-[:HAS_CHUNK]-(d:Document) "
     "RETURN d.title AS document, sum(m.count) AS mentions ORDER BY mentions DESC LIMIT 10",
-    "USER INPUT: 'What is ETR a member of?' QUERY: "
-    "MATCH (a:Alias {normalized: 'etr'})-[:ALIAS_OF]->(e:Entity)-[r:RELATED]->(o:Entity) "
-    "WHERE r.type = 'MEMBER_OF' RETURN o.name AS organisation LIMIT 10",
+    # Not shaped like any demo question: an example the model can copy with a name swapped
+    # in answers one question and teaches nothing about the others.
+    "USER INPUT: 'How is the Example Fund connected to other entities, and how?' QUERY: "
+    "MATCH (a:Alias {normalized: 'example fund'})-[:ALIAS_OF]->(e:Entity)-[r:RELATED]-(o:Entity) "
+    "RETURN r.type AS relation, o.name AS other, o.type AS kind LIMIT 20",
 )
 SYSTEM = (
     "You translate an analyst's question about a knowledge graph into one Cypher query. "
@@ -87,7 +92,9 @@ class Text2Cypher:
         examples: Sequence[str] = EXAMPLES,
         max_rows: int = 200,
         timeout_s: float = 30.0,
+        max_tokens: int = 400,
     ) -> None:
+        self._max_tokens = max_tokens
         self._store = store
         self._llm = llm
         self._examples = tuple(examples)
@@ -112,18 +119,43 @@ class Text2Cypher:
                 timeout_s=self._timeout_s,
                 max_rows=self._max_rows,
             )
-        cypher = self.generate(question, prompt_schema)
-        rows = self._store.run_read_only(cypher, timeout_s=self._timeout_s, max_rows=self._max_rows)
+        examples = "\n".join(self._examples)
+        user = f"Schema:\n{prompt_schema}\n\nExamples:\n{examples}\n\nQuestion: {question}"
+        messages: list[dict[str, Any]] = [
+            {"role": "system", "content": SYSTEM},
+            {"role": "user", "content": user},
+        ]
+        cypher = self._generate(messages)
+        try:
+            rows = self._run(cypher)
+        except ReadOnlyViolation:
+            raise
+        except StoreError as exc:
+            messages += [
+                {"role": "assistant", "content": f"```cypher\n{cypher}\n```"},
+                {
+                    "role": "user",
+                    "content": f"The database refused that query: {str(exc)[:500]}\n"
+                    "Write a corrected query, in a ```cypher block.",
+                },
+            ]
+            cypher = self._generate(messages)
+            rows = self._run(cypher)
         return CypherAnswer(question=question, cypher=cypher, rows=rows, dialect=schema.dialect)
+
+    def _run(self, cypher: str) -> list[dict[str, Any]]:
+        return self._store.run_read_only(cypher, timeout_s=self._timeout_s, max_rows=self._max_rows)
 
     def generate(self, question: str, prompt_schema: str) -> str:
         examples = "\n".join(self._examples)
         user = f"Schema:\n{prompt_schema}\n\nExamples:\n{examples}\n\nQuestion: {question}"
-        reply = self._llm.chat(
-            [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}],
-            temperature=0.0,
+        return self._generate(
+            [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
         )
-        cypher = extract_cypher(reply.content or "")
+
+    def _generate(self, messages: list[dict[str, Any]]) -> str:
+        reply = self._llm.complete(messages, max_tokens=self._max_tokens, temperature=0.0)
+        cypher = extract_cypher(reply.content)
         if not cypher:
             raise InputError("question", "the model wrote no Cypher query for it")
         return cypher

@@ -8,8 +8,8 @@ library's ``create_vector_index`` / ``create_fulltext_index``: those build the s
 from Python strings, where the schema file keeps every statement in one place, checked by
 Neo4j's own linter.
 
-graph_store cannot import ``agents`` (where ``agents.graphrag_llm`` adapts the full LLM
-client, tools included), so the chat adapter here is the small one text2cypher needs, over the
+graph_store sits below the ``llm`` package, so the chat adapter here is the small one
+text2cypher needs, over the
 structural ``ChatModel``. neo4j-graphrag is imported by this module only, and this module only
 where one of these is used.
 """
@@ -57,6 +57,10 @@ def vector_index_dimensions(driver: neo4j.Driver, database: str) -> dict[str, in
     return out
 
 
+# A Cypher query, or a small structured reply; a cap is what stops a small model that loops.
+CYPHER_MAX_TOKENS = 400
+
+
 class ChatModelLLM(LLMBase):
     """A neo4j-graphrag LLM that answers through our ``ChatModel`` (both call shapes)."""
 
@@ -83,8 +87,17 @@ class ChatModelLLM(LLMBase):
         else:
             turns = list(input)
         messages += [{"role": m["role"], "content": m["content"]} for m in turns]
-        reply = self._chat.chat(messages, json_mode=response_format is not None, temperature=0.0)
-        return LLMResponse(content=reply.content or "")
+        schema = None
+        if isinstance(response_format, type) and issubclass(response_format, BaseModel):
+            schema = {
+                "name": response_format.__name__,
+                "strict": True,
+                "schema": response_format.model_json_schema(),
+            }
+        reply = self._chat.complete(
+            messages, max_tokens=CYPHER_MAX_TOKENS, json_schema=schema, temperature=0.0
+        )
+        return LLMResponse(content=reply.content)
 
     async def ainvoke(
         self,

@@ -31,8 +31,8 @@ def ask(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Answer a question from the graph, citing the evidence."""
-    from agents.llm import build_llm
     from agents.orchestrator import answer
+    from llm.openai_compat import build_llm
 
     with opened() as c:
         result = answer(
@@ -57,7 +57,10 @@ def ask(
     )
     for warning in result.warnings:
         out.print(f"[yellow]warning:[/] {escape(warning)}", highlight=False)
-    mode = f"LLM {result.model}" if result.mode == "llm" else "offline"
+    mode = {
+        "llm": f"LLM {result.model}",
+        "llm-failed": f"LLM {result.model} failed; extractive answer",
+    }.get(result.mode, "offline")
     out.print(
         f"[dim]{mode}; {result.iterations} iteration(s), {result.complexity}; "
         f"run {result.run_id}; audit log {escape(result.audit_log)}[/]",

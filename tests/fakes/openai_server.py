@@ -40,6 +40,13 @@ class Reply:
     prompt_tokens: int = 11
     completion_tokens: int = 7
     delay_s: float = 0.0
+    finish_reason: str = ""  # "" means "stop" (or "tool_calls"); "length" is a cut-off reply
+
+    @classmethod
+    def cut_off(
+        cls, content: str = '{"answer": "the reply ran on and on', tokens: int = 64
+    ) -> Reply:
+        return cls(content=content, completion_tokens=tokens, finish_reason="length")
 
     @classmethod
     def text(cls, content: str, *, prompt_tokens: int = 11, completion_tokens: int = 7) -> Reply:
@@ -238,7 +245,8 @@ def _completion(reply: Reply, request: dict[str, Any], serial: int) -> str:
                 {
                     "index": 0,
                     "message": message,
-                    "finish_reason": "tool_calls" if reply.tool_calls else "stop",
+                    "finish_reason": reply.finish_reason
+                    or ("tool_calls" if reply.tool_calls else "stop"),
                     "logprobs": None,
                 }
             ],

@@ -363,6 +363,7 @@ def test_paths(store: Neo4jGraphStore) -> None:
 
 def test_schema_and_text2cypher(store: Neo4jGraphStore) -> None:
     from agents.llm import OpenAIChatClient
+
     from retrieval.text2cypher import Text2Cypher
     from tests.fakes.openai_server import FakeOpenAIServer, Reply
 

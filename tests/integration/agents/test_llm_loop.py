@@ -7,9 +7,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from agents.llm import OpenAIChatClient
+
 from agents.audit import read
 from agents.config import AgentSettings
-from agents.llm import OpenAIChatClient
 from agents.orchestrator import answer
 from kg.container import Container
 from kg.settings import LlmSettings

@@ -11,8 +11,8 @@ from typing import Any
 
 import neo4j
 import pytest
-
 from agents.llm import OpenAIChatClient
+
 from core.errors import InputError, ReadOnlyViolation
 from graph_store.explore_port import GraphExplorer
 from graph_store.neo4j.graphrag import ChatModelLLM, GuardedText2Cypher

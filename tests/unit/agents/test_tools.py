@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic import TypeAdapter, ValidationError
 
-from agents.llm import ToolCall
 from agents.models import EvidenceBundle, EvidenceItem
-from agents.tools import SPECS, ToolBox, ToolError, calculate, compare_numbers, sum_numbers
+from agents.tools import (
+    TOOL_NAMES,
+    Calculate,
+    SumNumbers,
+    ToolBox,
+    ToolError,
+    ToolRequest,
+    calculate,
+    compare_numbers,
+    sum_numbers,
+)
 
 TEXT = (
     "In 2025/26 an average of 23 people a month were sent out of area. We will reduce "
@@ -119,25 +127,17 @@ def test_check_threshold_falls_back_to_the_corpus_lookup() -> None:
 
 def test_run_records_every_call_good_or_bad() -> None:
     tools = ToolBox(bundle(TEXT))
-    good = tools.run(ToolCall("1", "sum_numbers", json.dumps({"values": [1, 2]})))
-    bad_json = tools.run(ToolCall("2", "calculate", "{not json"))
-    unknown = tools.run(ToolCall("3", "delete_everything", "{}"))
-    missing = tools.run(ToolCall("4", "compare_numbers", json.dumps({"a": 1})))
+    good = tools.run(SumNumbers(tool="sum_numbers", values=[1, 2]))
+    bad = tools.run(Calculate(tool="calculate", expression="__import__('os')"))
     assert good.result["sum"] == 3 and good.error is None
-    assert "not JSON" in (bad_json.error or "")
-    assert "unknown tool" in (unknown.error or "")
-    assert "bad arguments" in (missing.error or "")
-    assert [r.name for r in tools.records] == [
-        "sum_numbers",
-        "calculate",
-        "delete_everything",
-        "compare_numbers",
-    ]
-    message = ToolBox.message(ToolCall("4", "compare_numbers", "{}"), missing)
-    assert message["role"] == "tool" and message["tool_call_id"] == "4"
-    assert "error" in json.loads(message["content"])
+    assert bad.error and bad.result == {}
+    assert [r.name for r in tools.records] == ["sum_numbers", "calculate"]
 
 
-def test_specs_name_every_tool_once() -> None:
-    names = [s["function"]["name"] for s in SPECS]
-    assert sorted(names) == ["calculate", "check_threshold", "compare_numbers", "sum_numbers"]
+def test_tool_requests_parse_from_the_schema_shape() -> None:
+    adapter: TypeAdapter[ToolRequest] = TypeAdapter(ToolRequest)
+    call = adapter.validate_python({"tool": "compare_numbers", "a": 3, "b": 2})
+    assert ToolBox(bundle(TEXT)).run(call).result["difference"] == 1
+    with pytest.raises(ValidationError):
+        adapter.validate_python({"tool": "delete_everything"})
+    assert sorted(TOOL_NAMES) == ["calculate", "check_threshold", "compare_numbers", "sum_numbers"]

@@ -53,9 +53,28 @@ def test_quote_must_be_in_the_cited_chunk_not_elsewhere() -> None:
 
 
 def test_uncited_quote_is_checked_against_all_evidence_and_short_quotes_skipped() -> None:
-    assert check_deterministic('They said "deliver three shifts".', [], EVIDENCE, 3).passed
-    assert not check_deterministic('They said "abolish all wards now".', [], EVIDENCE, 3).passed
+    cited = " It cuts restraint [doc-a-0001-abc]."
+    assert check_deterministic('They said "deliver three shifts".' + cited, [], EVIDENCE, 3).passed
+    report = check_deterministic('They said "abolish all wards now".' + cited, [], EVIDENCE, 3)
+    assert report.unsupported_quotes == ["abolish all wards now"]
     assert check_deterministic('A "kinder" approach [doc-a-0001-abc].', [], EVIDENCE, 3).passed
+
+
+def test_an_answer_that_cites_nothing_fails() -> None:
+    report = check_deterministic("Restraint will fall by a quarter.", [], EVIDENCE, 3)
+    assert not report.passed and report.uncited == ["the answer cites no evidence chunk"]
+    findings = [Finding(text="Restraint falls.", kind="FACT", citations=[])]
+    report = check_deterministic("Restraint falls [doc-a-0001-abc].", findings, EVIDENCE, 3)
+    assert not report.passed and "finding cites nothing" in report.problems()[0]
+
+
+def test_a_finding_copied_from_one_chunk_but_citing_another_fails() -> None:
+    text = "The plan asks every system to deliver three shifts."
+    findings = [Finding(text=text, kind="INFERENCE", citations=["doc-a-0001-abc"])]
+    report = check_deterministic("Shifts [doc-b-0002-def].", findings, EVIDENCE, 3)
+    assert not report.passed and report.unsupported_quotes == [text]
+    findings = [Finding(text=text, kind="FACT", citations=["doc-b-0002-def"])]
+    assert check_deterministic("Shifts [doc-b-0002-def].", findings, EVIDENCE, 3).passed
 
 
 def test_findings_are_checked_too() -> None:
