@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from agents.audit import AuditLog
 from agents.calls import LLMCaller
-from agents.config import AgentSettings
+from agents.config import AgentHost, AgentSettings
 from agents.context import complexity_of, iteration_budget, link_entities, neighbours
 from agents.critique import RoundFacts, critique
 from agents.evidence import EvidencePool
@@ -21,7 +21,6 @@ from agents.graph_view import VIEWS, GraphView
 from agents.models import Critique, QueryContext, SubTask, SubTaskPlan
 from agents.planner import plan
 from graph_store import GraphStore
-from kg.settings import Settings
 from retrieval.embedder import Embedder
 from retrieval.search import Searcher
 
@@ -31,9 +30,12 @@ OnEvent = Callable[[str, dict[str, Any]], None]
 class AgentContainer(Protocol):
     """What the loop needs from ``kg.container.Container`` (opened)."""
 
-    settings: Settings
-    embedder: Embedder
-    store: GraphStore
+    @property
+    def settings(self) -> AgentHost: ...
+    @property
+    def embedder(self) -> Embedder: ...
+    @property
+    def store(self) -> GraphStore: ...
 
     def searcher(self) -> Searcher: ...
 

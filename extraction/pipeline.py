@@ -20,6 +20,7 @@ from pathlib import Path
 from core.errors import InputError
 from core.names import chunk_id, content_hash, doc_id
 from extraction.chunking import chunk_text
+from extraction.config import IngestHost
 from extraction.embed_feed import EmbeddingFeed, LockedEmbedder
 from extraction.facts import DocFacts, Extractor
 from extraction.loaders import SourceDocument, discover, load_file
@@ -27,7 +28,6 @@ from extraction.resolution import Resolver
 from extraction.run_markers import RunMarkers
 from graph_schema import Chunk, Document, DocumentGraph
 from graph_store import GraphStore
-from kg.settings import Settings
 from retrieval.embedder import Embedder
 
 log = logging.getLogger(__name__)
@@ -94,7 +94,7 @@ class Ingestor:
         store: GraphStore,
         embedder: Embedder,
         extractor: Extractor,
-        settings: Settings,
+        settings: IngestHost,
     ) -> None:
         self._store = store
         # One lock serialises the model between the background feed and name embeddings.

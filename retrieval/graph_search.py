@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from graph_store import GraphStore
-from kg.settings import RetrievalSettings
+from retrieval.config import RetrievalSettings
 from retrieval.expansion import Expansion, expand, explain
 from retrieval.filters import SearchFilters
 from retrieval.fusion import rrf

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from graph_store import GraphStore
-from kg.settings import RetrievalSettings
+from retrieval.config import RetrievalSettings
 from retrieval.graph_index import GraphIndex
 
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from core.errors import ConfigError
 from graph_store import ChunkHit, GraphStore
-from kg.settings import RetrievalSettings
+from retrieval.config import RetrievalSettings
 from retrieval.embedder import Embedder
 from retrieval.filters import SearchFilters
 from retrieval.fusion import rrf

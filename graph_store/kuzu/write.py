@@ -42,6 +42,42 @@ class _Stored:
         return {c for ids in self.chunks.values() for c in ids}
 
 
+Row = dict[str, Any]
+
+
+@dataclass
+class _Batch:
+    """The rows a batch of documents brings, computed once from its graphs."""
+
+    graphs: list[DocumentGraph]
+    doc_ids: list[str]
+    entities: dict[str, Entity]
+    relations: list[Row]
+    links: list[Row]
+    mentions: list[Row]
+    chunk_ids: set[str]
+
+    @classmethod
+    def of(cls, graphs: list[DocumentGraph]) -> _Batch:
+        entities: dict[str, Entity] = {}
+        for g in graphs:
+            for e in g.entities:
+                entities.setdefault(e.id, e)
+        return cls(
+            graphs=graphs,
+            doc_ids=[g.document.id for g in graphs],
+            entities=entities,
+            relations=relation_rows(r for g in graphs for r in g.relations),
+            links=[row for g in graphs for row in alias_rows(g.aliases, g.document.id)],
+            mentions=[
+                {"chunk_id": m.chunk_id, "entity_id": m.entity_id, "count": m.count}
+                for g in graphs
+                for m in g.mentions
+            ],
+            chunk_ids={c.id for g in graphs for c in g.chunks},
+        )
+
+
 class KuzuWriteMixin:
     """Needs the host's ``_q``, ``_q_rows`` and ``_dim``; holds no state of its own."""
 
@@ -99,103 +135,102 @@ class KuzuWriteMixin:
     def _write_batch(self, graphs: Sequence[DocumentGraph]) -> None:
         """Write documents over their earlier versions (inside the caller's transaction)."""
         by_id = {g.document.id: g for g in graphs}  # a document twice in a batch: last wins
-        batch = [by_id[d] for d in sorted(by_id)]
-        doc_ids = sorted(by_id)
+        batch = _Batch.of([by_id[d] for d in sorted(by_id)])
+        stored, known = self._read_for_batch(batch)
+        rels = fold_relations(stored.relations, batch.relations, batch.doc_ids)
+        links = fold_alias_links(stored.links, batch.links, batch.doc_ids)
+        self._q_rows("relations_delete_keys", rels.delete)
+        self._q_rows("alias_links_delete_keys", links.delete)
+        self._write_nodes(batch, stored, known)
+        self._write_edges(batch, stored, known, links.create, rels.create)
+        # Orphan clean-up, never for an entity this batch mentions: the check reads MENTIONS
+        # edges the transaction itself wrote. Entities written without a mention (relation
+        # or alias ends only) are candidates like the ones earlier versions mentioned.
+        mentioned: set[str] = {str(m["entity_id"]) for m in batch.mentions}
+        candidates = stored.mentioned | (set(batch.entities) - mentioned)
+        self._cleanup(candidates - mentioned, candidates | mentioned)
 
-        # --- reads -------------------------------------------------------------
-        stored = self._read_stored(doc_ids)
-        entities: dict[str, Entity] = {}
-        for g in batch:
-            for e in g.entities:
-                entities.setdefault(e.id, e)
-        new_rels = relation_rows(r for g in batch for r in g.relations)
-        new_links = [row for g in batch for row in alias_rows(g.aliases, g.document.id)]
-        mentions = [
-            {"chunk_id": m.chunk_id, "entity_id": m.entity_id, "count": m.count}
-            for g in batch
-            for m in g.mentions
-        ]
-        referenced = set(entities) | {r["entity_id"] for r in [*new_links, *mentions]}
-        referenced |= {r[k] for r in new_rels for k in ("source_id", "target_id")}
+    def _read_for_batch(self, batch: _Batch) -> tuple[_Stored, set[str]]:
+        """Every read of a batch write, before any write: what its documents contributed
+        before, and which of the entities and edges it names the store already has."""
+        stored = self._read_stored(batch.doc_ids)
+        referenced = set(batch.entities) | {r["entity_id"] for r in [*batch.links, *batch.mentions]}
+        referenced |= {r[k] for r in batch.relations for k in ("source_id", "target_id")}
         known = (
             {r[0] for r in self._q("entities_existing", ids=sorted(referenced))}
             if referenced
             else set()
         )
         # An entity the store does not have yet has no edges to look up.
-        new_ids = set(entities) - known
-        ask = [r for r in new_rels if not {r["source_id"], r["target_id"]} & new_ids]
+        new_ids = set(batch.entities) - known
+        ask = [r for r in batch.relations if not {r["source_id"], r["target_id"]} & new_ids]
         if ask:
             stored.relations += self._q("relations_existing", rows=ask)
-        ask = [r for r in new_links if r["entity_id"] not in new_ids]
+        ask = [r for r in batch.links if r["entity_id"] not in new_ids]
         if ask:
             stored.links += self._q("alias_links_existing", rows=ask)
+        return stored, known
 
-        # --- writes ------------------------------------------------------------
-        rels = fold_relations(stored.relations, new_rels, doc_ids)
-        links = fold_alias_links(stored.links, new_links, doc_ids)
-        self._q_rows("relations_delete_keys", rels.delete)
-        self._q_rows("alias_links_delete_keys", links.delete)
+    def _write_nodes(self, batch: _Batch, stored: _Stored, known: set[str]) -> None:
+        """Documents, chunks and entities: updated in place, or bulk-copied when new."""
         if stored.present:
             self._q("documents_delete_mentions", ids=sorted(stored.present))
-        new_chunks = {c.id for g in batch for c in g.chunks}
         old_chunks = stored.all_chunks()
-        gone = old_chunks - new_chunks
+        gone = old_chunks - batch.chunk_ids
         if gone:
             self._q("chunks_delete", ids=sorted(gone))
-        for g in batch:
+        for g in batch.graphs:
             if g.document.id in stored.present:
                 self._q("document_update", **document_params(g.document))
-        # Rows read above to be new are bulk-copied (see kuzu_tables.py).
-        fresh_docs = [g.document for g in batch if g.document.id not in stored.present]
+        # Rows read above to be new are bulk-copied (see tables.py).
+        fresh_docs = [g.document for g in batch.graphs if g.document.id not in stored.present]
         if fresh_docs:
             self._q("documents_copy", rows=document_table(fresh_docs))
-        fresh = [c for g in batch for c in g.chunks if c.id not in old_chunks]
+        fresh = [c for g in batch.graphs for c in g.chunks if c.id not in old_chunks]
         if fresh:
             self._q("chunks_copy", rows=chunk_table(fresh, self._dim))
             self._q("has_chunk_copy", rows=has_chunk_table(fresh))
-        created = [e for i, e in entities.items() if i in new_ids]
+        created = [e for i, e in batch.entities.items() if i not in known]
         if created:
             self._q("entities_copy", rows=entity_table(created, self._dim))
-        # Edges whose ends are known to exist once the nodes above are written are copied;
-        # a row naming anything else goes through the MATCH ... CREATE statement, which
-        # drops it when an end is missing, as every row did before (normally none).
-        entity_ok = known | new_ids
+
+    def _write_edges(
+        self,
+        batch: _Batch,
+        stored: _Stored,
+        known: set[str],
+        alias_links: list[Row],
+        relations: list[Row],
+    ) -> None:
+        """Mentions, aliases and relations. Edges whose ends are known to exist once the
+        nodes are written are copied; a row naming anything else goes through the MATCH ...
+        CREATE statement, which drops it when an end is missing (normally none)."""
+        entity_ok = known | set(batch.entities)
         entity_ok |= {x for r in stored.relations for x in r[:2]} | {r[2] for r in stored.links}
-        chunk_ok = new_chunks
-        alias_ok = {r[0] for r in stored.links} | {r["normalized"] for r in new_links}
+        alias_ok = {r[0] for r in stored.links} | {r["normalized"] for r in batch.links}
         copied, rest = _split(
-            mentions, lambda r: r["chunk_id"] in chunk_ok and r["entity_id"] in entity_ok
+            batch.mentions,
+            lambda r: r["chunk_id"] in batch.chunk_ids and r["entity_id"] in entity_ok,
         )
         if copied:
             self._q("mentions_copy", rows=mention_table(copied))
         self._q_rows("mentions_create", rest)
-        names: dict[str, dict[str, Any]] = {}
-        for row in new_links:
+        names: dict[str, Row] = {}
+        for row in batch.links:
             names.setdefault(row["normalized"], row)
         self._q_rows("aliases_merge", list(names.values()))
         copied, rest = _split(
-            links.create, lambda r: r["normalized"] in alias_ok and r["entity_id"] in entity_ok
+            alias_links, lambda r: r["normalized"] in alias_ok and r["entity_id"] in entity_ok
         )
         if copied:
             self._q("alias_links_copy", rows=alias_of_table(copied))
         self._q_rows("alias_links_create", rest)
         copied, rest = _split(
-            rels.create, lambda r: r["source_id"] in entity_ok and r["target_id"] in entity_ok
+            relations, lambda r: r["source_id"] in entity_ok and r["target_id"] in entity_ok
         )
         if copied:
             self._q("relations_copy", rows=related_table(copied))
         self._q_rows("relations_create", rest)
-
-        # Orphan clean-up, never for an entity this batch mentions: the check reads MENTIONS
-        # edges the transaction itself wrote. Entities written without a mention (relation
-        # or alias ends only) are candidates like the ones earlier versions mentioned.
-        mentioned: set[str] = {str(m["entity_id"]) for m in mentions}
-        candidates = stored.mentioned | (set(entities) - mentioned)
-        self._cleanup(candidates - mentioned, candidates | mentioned)
-
-
-Row = dict[str, Any]
 
 
 def _split(rows: list[Row], ok: Callable[[Row], bool]) -> tuple[list[Row], list[Row]]:
