@@ -3,7 +3,7 @@
 Usage::
 
     with FakeOpenAIServer([Reply.text("hello"), Reply.error(429, retry_after=0)]) as server:
-        client = OpenAIChatClient(server.base_url, "fake-model")
+        client = OpenAICompatClient(LlmSettings(base_url=server.base_url, model="fake-model"))
         ...
         assert server.count == 1
         assert server.requests[0]["messages"][-1]["content"] == "..."

@@ -362,8 +362,8 @@ def test_paths(store: Neo4jGraphStore) -> None:
 
 
 def test_schema_and_text2cypher(store: Neo4jGraphStore) -> None:
-    from agents.llm import OpenAIChatClient
-
+    from llm import LlmSettings
+    from llm.openai_compat import OpenAICompatClient
     from retrieval.text2cypher import Text2Cypher
     from tests.fakes.openai_server import FakeOpenAIServer, Reply
 
@@ -375,7 +375,10 @@ def test_schema_and_text2cypher(store: Neo4jGraphStore) -> None:
     assert "embedding" not in {p.name for t in schema.nodes for p in t.properties}
     read = "MATCH (e:Entity {id: 'beta'}) RETURN e.name AS name"
     with FakeOpenAIServer([Reply.text(read), Reply.text("MATCH (n) DETACH DELETE n")]) as fake:
-        t2c = Text2Cypher(store, OpenAIChatClient(fake.base_url, "fake", max_retries=0))
+        t2c = Text2Cypher(
+            store,
+            OpenAICompatClient(LlmSettings(base_url=fake.base_url, model="fake", max_retries=0)),
+        )
         answer = t2c.ask("What is beta called?")
         assert answer.rows == [{"name": "Beta"}] and answer.cypher == read
         with pytest.raises(ReadOnlyViolation):

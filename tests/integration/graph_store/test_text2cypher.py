@@ -11,12 +11,13 @@ from typing import Any
 
 import neo4j
 import pytest
-from agents.llm import OpenAIChatClient
 
 from core.errors import InputError, ReadOnlyViolation
 from graph_store.explore_port import GraphExplorer
 from graph_store.neo4j.graphrag import ChatModelLLM, GuardedText2Cypher
 from kg.container import Container
+from llm import LlmSettings
+from llm.openai_compat import OpenAICompatClient
 from retrieval.text2cypher import EXAMPLES, Text2Cypher, extract_cypher
 from tests.fakes.openai_server import FakeOpenAIServer, Reply
 
@@ -34,8 +35,10 @@ def server() -> Iterator[FakeOpenAIServer]:
 
 
 @pytest.fixture()
-def client(server: FakeOpenAIServer) -> OpenAIChatClient:
-    return OpenAIChatClient(server.base_url, "fake-model", max_retries=0)
+def client(server: FakeOpenAIServer) -> OpenAICompatClient:
+    return OpenAICompatClient(
+        LlmSettings(base_url=server.base_url, model="fake-model", max_retries=0)
+    )
 
 
 def digest(c: Container) -> tuple[Any, ...]:
@@ -47,7 +50,7 @@ def prompt_of(server: FakeOpenAIServer) -> str:
 
 
 def test_a_read_query_comes_back_as_rows(
-    explorer: GraphExplorer, server: FakeOpenAIServer, client: OpenAIChatClient
+    explorer: GraphExplorer, server: FakeOpenAIServer, client: OpenAICompatClient
 ) -> None:
     server.push(Reply.text(f"Here it is:\n```cypher\n{MEMBER_OF};\n```"))
     answer = Text2Cypher(explorer, client).ask("What is NMHT a member of?")
@@ -75,7 +78,7 @@ def test_a_generated_write_is_refused(
     explore_demo: Container,
     explorer: GraphExplorer,
     server: FakeOpenAIServer,
-    client: OpenAIChatClient,
+    client: OpenAICompatClient,
     reply: str,
 ) -> None:
     before = digest(explore_demo)
@@ -87,7 +90,7 @@ def test_a_generated_write_is_refused(
 
 
 def test_no_query_or_no_question(
-    explorer: GraphExplorer, server: FakeOpenAIServer, client: OpenAIChatClient
+    explorer: GraphExplorer, server: FakeOpenAIServer, client: OpenAICompatClient
 ) -> None:
     server.push(Reply.text("```\n```"))
     with pytest.raises(InputError, match="no Cypher"):
@@ -107,7 +110,7 @@ def test_graphrag_retriever_runs_its_query_through_the_guard(
     explore_demo: Container,
     explorer: GraphExplorer,
     server: FakeOpenAIServer,
-    client: OpenAIChatClient,
+    client: OpenAICompatClient,
 ) -> None:
     """neo4j-graphrag's prompt and extraction, our chat model and our guard; the driver is
     never connected (the retriever's version check is off for text2cypher)."""
