@@ -75,8 +75,8 @@ def reply_model(entity_types: Sequence[str], relation_types: Sequence[str]) -> t
         "Entity",
         name=(str, Field(min_length=1, max_length=100)),
         type=(etype, ...),
-        description=(str, Field(max_length=200)),
-        aliases=(list[Annotated[str, Field(max_length=100)]], Field(max_length=4)),
+        description=(str, Field(default="", max_length=200)),
+        aliases=(list[Annotated[str, Field(max_length=100)]], Field(default=[], max_length=4)),
     )
     relation = create_model(
         "Relation",

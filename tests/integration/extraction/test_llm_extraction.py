@@ -46,23 +46,13 @@ def test_good_answer_adds_typed_entities_and_relations(
         node = c.store.neighbourhood(_id(c, "Kelby Clinic"), hops=1).nodes
         assert {n.type for n in node if n.name == "Kelby Clinic"} == {"SERVICE"}
         request = server.requests[0]
-        assert request["response_format"] == {"type": "json_object"}
+        assert request["response_format"]["type"] == "json_schema"
+        schema = request["response_format"]["json_schema"]["schema"]
+        assert "SPACESHIP" not in json.dumps(schema) and "FUNDS" in json.dumps(schema)
         assert "FUNDS" in request["messages"][0]["content"]
 
 
-def test_malformed_answer_is_repaired_once(
-    llm_container: Callable[..., Any], corpus: Callable[[dict[str, str]], Path]
-) -> None:
-    with FakeOpenAIServer(["{'entities': oops", GOOD]) as server, llm_container(server) as c:
-        report = c.ingestor().ingest_paths([corpus({"trust": TRUST})])
-        assert server.count == 2 and report.llm_failed_chunks == 0
-        repair = server.requests[1]["messages"]
-        assert repair[-2] == {"role": "assistant", "content": "{'entities': oops"}
-        assert "not valid" in repair[-1]["content"]
-        assert ("Ravensford Hospital Trust", "FUNDS", "Kelby Clinic") in _typed_edges(c)
-
-
-def test_answer_malformed_twice_keeps_rule_facts(
+def test_malformed_answer_is_not_repaired_and_keeps_rule_facts(
     llm_container: Callable[..., Any],
     corpus: Callable[[dict[str, str]], Path],
     caplog: pytest.LogCaptureFixture,
@@ -70,13 +60,13 @@ def test_answer_malformed_twice_keeps_rule_facts(
     text = "Kelby Community Trust (KCT) leads the Kelby Wellbeing Programme."
     wrong_shape = json.dumps({"entities": [{"type": "PERSON"}]})  # JSON, but no name
     with (
-        FakeOpenAIServer(["not json at all", wrong_shape]) as server,
+        FakeOpenAIServer([wrong_shape, "never asked"]) as server,
         llm_container(server) as c,
         caplog.at_level(logging.WARNING, logger="extraction.llm_extractor"),
     ):
         report = c.ingestor().ingest_paths([corpus({"kct": text})])
-        assert server.count == 2 and report.llm_failed_chunks == 1
-        assert "malformed" in caplog.text
+        assert server.count == 1 and report.llm_failed_chunks == 1
+        assert "does not match" in caplog.text
         # the rules' facts are all there
         assert _id(c, "KCT") == _id(c, "Kelby Community Trust")
         assert ("Kelby Community Trust", "LEADS", "Kelby Wellbeing Programme") in _typed_edges(c)
@@ -85,38 +75,51 @@ def test_answer_malformed_twice_keeps_rule_facts(
 def test_rate_limit_then_success(
     llm_container: Callable[..., Any], corpus: Callable[[dict[str, str]], Path]
 ) -> None:
-    replies = [Reply.error(429, retry_after=0), Reply.malformed("<html>bad gateway"), GOOD]
+    replies = [Reply.error(429, retry_after=0), GOOD]
     with FakeOpenAIServer(replies) as server, llm_container(server) as c:
         report = c.ingestor().ingest_paths([corpus({"trust": TRUST})])
-        assert server.count == 3 and report.llm_failed_chunks == 0
+        assert server.count == 2 and report.llm_failed_chunks == 0
+        assert report.llm_requests == 2 and report.llm_retries == 1
         assert ("Ravensford Hospital Trust", "FUNDS", "Kelby Clinic") in _typed_edges(c)
 
 
-def test_types_outside_the_schema_are_rejected(
+def test_types_outside_the_schema_refuse_the_reply(
+    llm_container: Callable[..., Any], corpus: Callable[[dict[str, str]], Path]
+) -> None:
+    """A real server cannot leave the schema's enums (grammar); a reply that does anyway is
+    refused whole, and the chunk keeps its rule facts."""
+    reply = answer(
+        [("Ravensford Hospital Trust", "ORGANIZATION"), ("Kelby", "SPACESHIP")],
+        [("Ravensford Hospital Trust", "OWNS_SECRETLY", "Kelby Clinic")],
+    )
+    with FakeOpenAIServer([reply]) as server, llm_container(server) as c:
+        report = c.ingestor().ingest_paths([corpus({"trust": TRUST})])
+        assert report.llm_failed_chunks == 1
+        assert {r for _, r, _ in _typed_edges(c)} <= {"FUNDS", "LEADS", "PROVIDES"}
+
+
+def test_names_outside_the_passage_and_wrong_directions_are_dropped(
     llm_container: Callable[..., Any], corpus: Callable[[dict[str, str]], Path]
 ) -> None:
     reply = answer(
         [
             ("Ravensford Hospital Trust", "ORGANIZATION"),
             ("Kelby Clinic", "SERVICE"),
-            ("Kelby", "SPACESHIP"),  # entity type not in the schema
             ("Northdale Council", "ORGANIZATION"),  # not in the passage
         ],
         [
-            ("Ravensford Hospital Trust", "OWNS_SECRETLY", "Kelby Clinic"),  # not configured
-            ("Ravensford Hospital Trust", "funds; DROP", "Kelby Clinic"),  # not the pattern
             ("Ravensford Hospital Trust", "FUNDS", "Northdale Council"),  # rejected endpoint
+            ("Kelby Clinic", "WORKS_FOR", "Ravensford Hospital Trust"),  # a service works for?
             ("Ravensford Hospital Trust", "FUNDS", "Kelby Clinic"),
         ],
     )
     with FakeOpenAIServer([reply]) as server, llm_container(server) as c:
         c.ingestor().ingest_paths([corpus({"trust": TRUST})])
         edges = _typed_edges(c)
-        assert {r for _, r, _ in edges} == {"FUNDS"}
         assert ("Ravensford Hospital Trust", "FUNDS", "Kelby Clinic") in edges
+        assert not any(r == "WORKS_FOR" for _, r, _ in edges)
         names = {normalize_name(n) for n in c.store.export_graph().entity_names}
         assert "northdale council" not in names
-        assert not c.store.alias_targets(["northdale council"])
 
 
 def test_prompt_injection_in_the_document_changes_nothing_outside_the_schema(
