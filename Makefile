@@ -14,7 +14,7 @@ DEMO_QUESTION ?= What are NMHT's priorities for the next 12 months?
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_VERBOSITY := error
 
-.PHONY: setup demo test lint bench clean reliability
+.PHONY: setup demo test lint bench clean reliability llm llm-stop
 
 # The browser tests drive Debian's chromium, never a browser downloaded by Playwright.
 setup: $(STAMP) $(NODE_STAMP) $(EXPLORER_STAMP)
@@ -73,6 +73,15 @@ bench: setup
 
 clean:
 	rm -rf .kg test-output
+
+# The local LLM (KG_LLM_SERVER__MODEL=qwen2.5-coder-1.5b for better answers): assembles the
+# model once, starts the server in the background and prints the KG_LLM__* lines to export.
+# `make test` needs nothing from here: tests/llm/conftest.py starts it (model cached in .kg/llm).
+llm: setup
+	KG_DATA_DIR=.kg/llm $(BIN)/kg llm serve
+
+llm-stop: setup
+	KG_DATA_DIR=.kg/llm $(BIN)/kg llm stop
 
 # Crash recovery, load, OpenAPI fuzz and injection figures (issue 10); under 20 minutes.
 reliability: setup

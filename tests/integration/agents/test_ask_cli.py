@@ -60,8 +60,15 @@ def test_offline_ask_prints_answer_citations_confidence_and_audit_log(data: Path
 def test_ask_uses_the_configured_llm(data: Path) -> None:
     def answer(body: dict[str, Any]) -> Reply:
         first = evidence_ids(body)[0]
+        finding = {"text": "Five priorities.", "kind": "FACT", "citations": [first]}
         return Reply.json(
-            {"answer": f"Five priorities [{first}].", "confidence": "HIGH", "reason": "r"}
+            {
+                "tool_calls": [],
+                "answer": f"Five priorities [{first}].",
+                "findings": [finding],
+                "confidence": "HIGH",
+                "reason": "r",
+            }
         )
 
     script = Script(
@@ -74,7 +81,7 @@ def test_ask_uses_the_configured_llm(data: Path) -> None:
             )
         ],
         synthesis=[answer],
-        verifier=[Reply.json({"supported": True})],
+        verifier=[Reply.json({"problems": [], "supported": True})],
     )
     with FakeOpenAIServer(responder=script) as server:
         env = {

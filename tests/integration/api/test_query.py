@@ -103,7 +103,8 @@ def test_chunked_body_over_the_limit_is_413(rw_client: httpx.Client) -> None:
 
 
 def test_ask_uses_the_configured_llm(demo_container: Container) -> None:
-    # The network edge is faked; the LLM's unhelpful "{}" replies make each step fall back.
+    # The network edge is faked; the LLM's unhelpful "{}" replies make each step fall back,
+    # and the result says the LLM step failed.
     with FakeOpenAIServer(responder=lambda _body: "{}") as llm_server:
         llm = LlmSettings(base_url=llm_server.base_url, model="fake-model")
         settings = demo_container.settings.model_copy(update={"llm": llm})
@@ -114,6 +115,7 @@ def test_ask_uses_the_configured_llm(demo_container: Container) -> None:
             )
         assert response.status_code == 200, response.text
         body = response.json()
-        assert (body["mode"], body["model"]) == ("llm", "fake-model")
+        assert (body["mode"], body["model"]) == ("llm-failed", "fake-model")
+        assert body["confidence"] != "HIGH"
         assert llm_server.count > 0
         assert {r["model"] for r in llm_server.requests} == {"fake-model"}
