@@ -30,19 +30,22 @@ OnTool = Callable[[ToolRecord], None]
 class CitedFinding(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
-    text: str = Field(min_length=1, max_length=400)
+    text: str = Field(min_length=1, max_length=250)
     kind: FindingKind
-    citations: list[str] = Field(max_length=4)
+    citations: list[str] = Field(max_length=3)
 
 
 class SynthesisReply(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
-    # Bounded so that a looping small model stops at the grammar, not at the token cap.
-    answer: str = Field(min_length=1, max_length=2500)
-    findings: list[CitedFinding] = Field(max_length=8)
+    # Bounded so that a looping small model stops at the grammar, not at the token cap: the
+    # whole reply stays under about 2,300 characters (~650 tokens) against the 1,000-token
+    # cap. With 2,500 characters of answer and 8 findings of 400, the 0.5B model ran into
+    # the cap on the demo question.
+    answer: str = Field(min_length=1, max_length=1000)
+    findings: list[CitedFinding] = Field(max_length=4)
     confidence: Level
-    reason: str = Field(max_length=300)
+    reason: str = Field(max_length=200)
 
     def finding_models(self) -> list[Finding]:
         return [
