@@ -14,6 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+import numpy as np
+
 from core.names import entity_id, normalize_name
 from extraction.config import ResolutionSettings
 from extraction.similarity import (
@@ -74,47 +76,14 @@ def merge_similar(
     if not items:
         return out
     matrix = unit_rows(vectors, len(vectors[0]))
+    groups = _Groups(items)
     edges = SameAsEdges()
-    parent = list(range(len(items)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    def ident(i: int) -> str:
-        return items[i].stored or entity_id(items[i].key)
-
-    stored = {i: items[i].stored for i in range(len(items)) if items[i].stored}
-    scores: dict[int, float] = {}
-    low = min(cfg.merge_embedding_similarity, cfg.same_as_embedding_similarity)
-    for i, j, cosine in embedding_pairs(matrix, low):
-        decision = judge(items[i], items[j], cosine, cfg)
-        if decision is None:
-            continue
-        ri, rj = root(i), root(j)
-        # Two stored entities are not merged here (the store keeps both): they are linked.
-        apart = ri in stored and rj in stored and stored[ri] != stored[rj]
-        if decision.verdict is Verdict.MERGE and not apart:
-            if rj in stored:
-                ri, rj = rj, ri
-            parent[rj] = ri
-            for k in (i, j):
-                scores[k] = max(scores.get(k, 0.0), decision.score)
-        elif ident(i) != ident(j):
-            edges.add(ident(i), ident(j), decision.score, decision.method)
-    for i, j in acronym_pairs(items):
-        edges.add(ident(i), ident(j), cfg.acronym_same_as_score, "acronym")
-
-    members: dict[int, list[int]] = defaultdict(list)
-    for i in range(len(items)):
-        members[root(i)].append(i)
+    scores = _union_similar(items, matrix, cfg, groups, edges)
     search = store is not None and cfg.store_candidates > 0
-    for r, group in sorted(members.items(), key=lambda m: m[1]):
+    for r, group in groups.members():
         # the most mentioned name represents the union; ties by length, then name order
         best = min(group, key=lambda i: (-mentions.get(items[i].key, 0), -len(items[i].key), i))
-        target, score = stored.get(r, ""), 0.0
+        target, score = groups.stored.get(r, ""), 0.0
         if target:
             best = r
         elif search and store is not None:
@@ -130,8 +99,75 @@ def merge_similar(
                 out.merged[items[i].key] = scores.get(i, 1.0)
             elif target:
                 out.merged[items[i].key] = score
-    # Edges whose ends were merged into one entity, or into stored ones, are re-pointed.
-    remap = {entity_id(k): eid for k, eid in out.entity_of.items()}
+    out.same_as = _repointed(edges, out.entity_of)
+    return out
+
+
+class _Groups:
+    """Union-find over the names; a stored entity is always its group's root."""
+
+    def __init__(self, items: Sequence[Named]) -> None:
+        self._items = items
+        self.parent = list(range(len(items)))
+        self.stored = {i: items[i].stored for i in range(len(items)) if items[i].stored}
+
+    def root(self, i: int) -> int:
+        parent = self.parent
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    def ident(self, i: int) -> str:
+        return self._items[i].stored or entity_id(self._items[i].key)
+
+    def join(self, i: int, j: int) -> bool:
+        """Merge the groups of i and j, unless both hold different stored entities (the
+        store keeps both: they are linked instead). True when merged."""
+        ri, rj = self.root(i), self.root(j)
+        stored = self.stored
+        if ri in stored and rj in stored and stored[ri] != stored[rj]:
+            return False
+        if rj in stored:
+            ri, rj = rj, ri
+        self.parent[rj] = ri
+        return True
+
+    def members(self) -> list[tuple[int, list[int]]]:
+        members: dict[int, list[int]] = defaultdict(list)
+        for i in range(len(self.parent)):
+            members[self.root(i)].append(i)
+        return sorted(members.items(), key=lambda m: m[1])
+
+
+def _union_similar(
+    items: Sequence[Named],
+    matrix: np.ndarray,
+    cfg: ResolutionSettings,
+    groups: _Groups,
+    edges: SameAsEdges,
+) -> dict[int, float]:
+    """Merge the pairs judged the same; link the near ones and acronyms with SAME_AS edges.
+    Returns the best merge score of each merged name."""
+    scores: dict[int, float] = {}
+    low = min(cfg.merge_embedding_similarity, cfg.same_as_embedding_similarity)
+    for i, j, cosine in embedding_pairs(matrix, low):
+        decision = judge(items[i], items[j], cosine, cfg)
+        if decision is None:
+            continue
+        if decision.verdict is Verdict.MERGE and groups.join(i, j):
+            for k in (i, j):
+                scores[k] = max(scores.get(k, 0.0), decision.score)
+        elif groups.ident(i) != groups.ident(j):
+            edges.add(groups.ident(i), groups.ident(j), decision.score, decision.method)
+    for i, j in acronym_pairs(items):
+        edges.add(groups.ident(i), groups.ident(j), cfg.acronym_same_as_score, "acronym")
+    return scores
+
+
+def _repointed(edges: SameAsEdges, entity_of: Mapping[str, str]) -> list[SameAs]:
+    """Edges whose ends were merged into one entity, or into stored ones, re-pointed."""
+    remap = {entity_id(k): eid for k, eid in entity_of.items()}
     final = SameAsEdges()
     for _, e in edges.items():
         final.add(
@@ -140,8 +176,7 @@ def merge_similar(
             e.score,
             e.method,
         )
-    out.same_as = [e for _, e in final.items()]
-    return out
+    return [e for _, e in final.items()]
 
 
 def _nearest_stored(
