@@ -90,8 +90,10 @@ def carries(kind: Kind, sentence: str, question: str) -> bool:
     """The sentence states a fact of ``kind`` that the question does not already contain."""
     asked = _question_tokens(question)
     if kind == "NUMBER":
-        # "We will add cafés in A, B and C" answers "how many" by its count.
-        return bool(_new(numbers_in(sentence), asked)) or _names_listed(sentence, asked)
+        # "Priority two is ..." numbers an item, it states no quantity; "We will add cafés in
+        # A, B and C" answers "how many" by its count.
+        body = _ITEM_HEAD.sub("", sentence.strip(), count=1)
+        return bool(_new(numbers_in(body), asked)) or _names_listed(body, asked)
     if kind == "DATE":
         return bool(_new(dates_in(sentence), asked))
     if kind in ("PERSON", "PLACE"):
@@ -126,6 +128,15 @@ def item_head(sentence: str) -> str | None:
     if m.group("ordinal"):
         return "ordinal"
     return "mark"
+
+
+_FUTURE = re.compile(r"\b(will|shall|would|going to|plans? to|aims? to|intends? to)\b", re.I)
+
+
+def same_time(part: QuestionPart, sentence: str) -> bool:
+    """A question about what will happen is answered by a sentence about the future ("we will
+    add"), not by one about today ("we run four")."""
+    return bool(_FUTURE.search(part.text)) and bool(_FUTURE.search(sentence))
 
 
 def coverage(part: QuestionPart, sentence: str, title: str) -> tuple[float, float]:

@@ -18,13 +18,14 @@ with the path that reached it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
 
-from agents.answer_facts import carries, coverage, item_head
+from agents.answer_facts import carries, coverage, item_head, same_time
 from agents.question import Kind, QuestionPart, analyse, part_queries
 from extraction.chunking import split_sentences
 from retrieval.embedder import Embedder
@@ -60,6 +61,8 @@ class PartAnswer:
     found: bool  # the best sentence states a fact of the asked kind about the asked relation
     sentence: str | None
     chunk_id: str | None
+    # Share of the part's relation words that sentence uses (1.0 when the part has none).
+    support: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,10 @@ class ExtractiveOptions:
     relation_weight: float = 0.3
     fact_weight: float = 0.25
     name_weight: float = 0.1
+    # Bonus when a question about the future meets a sentence about the future.
+    tense_weight: float = 0.1
+    # Bonus for sentences of a passage a quoted sentence names (the multi-hop bridge).
+    bridge_weight: float = 0.2
     # Items of one enumeration quoted at most, and other sentences quoted beside a list.
     max_list_items: int = 10
     list_context: int = 2
@@ -136,8 +143,11 @@ def extractive_answer(
         if not order:
             part_answers.append(PartAnswer(part.text, part.kind, False, None, None))
             continue
-        best = candidates[order[0]]
-        found = _found(part, best)
+        # The part's answer is the best sentence that states a fact of the asked kind about
+        # the asked relation; only when none does, the best sentence at all (not found).
+        answering = [i for i in order if _found(part, candidates[i])]
+        best = candidates[answering[0] if answering else order[0]]
+        found = bool(answering)
         if part.kind == "LIST":
             items = _enumeration(order[:3], candidates, siblings, opts)
             if items:
@@ -150,17 +160,34 @@ def extractive_answer(
                         list_lines.append(f"- {item.sentence} [{item.passage.chunk_id}]")
         if (best.sentence, best.passage.chunk_id) not in chosen:
             chosen.append((best.sentence, best.passage.chunk_id))
+        rel, _ = coverage(part, best.sentence, best.passage.doc_title)
         part_answers.append(
-            PartAnswer(part.text, part.kind, found, best.sentence, best.passage.chunk_id)
+            PartAnswer(
+                part.text,
+                part.kind,
+                found,
+                best.sentence,
+                best.passage.chunk_id,
+                rel if part.relation_words else 1.0,
+            )
         )
     # Beside a list, a couple of sentences of context; otherwise up to max_sentences.
     room = len(chosen) + opts.list_context if list_lines else opts.max_sentences
-    for i in np.argsort(-overall):
-        if len(chosen) >= room:
-            break
-        c = candidates[i]
-        pair = (c.sentence, c.passage.chunk_id)
-        if in_main[i] and pair not in chosen and all(c.sentence != s for s, _ in chosen):
+    fill = overall + _bridge_bonus(candidates, [s for s, _ in chosen], opts.bridge_weight)
+    # One sentence per document first: a multi-hop answer spans passages, and five
+    # sentences of the passage that best matches the question's words seldom hold it.
+    docs = {c.passage.doc_title for c in candidates if (c.sentence, c.passage.chunk_id) in chosen}
+    for per_doc in (True, False):
+        for i in np.argsort(-fill):
+            if len(chosen) >= room:
+                break
+            c = candidates[i]
+            pair = (c.sentence, c.passage.chunk_id)
+            if not in_main[i] or pair in chosen or any(c.sentence == s for s, _ in chosen):
+                continue
+            if per_doc and c.passage.doc_title in docs:
+                continue
+            docs.add(c.passage.doc_title)
             chosen.append(pair)
     listed = set(list_lines)
     prose = [(s, cid) for s, cid in chosen if f"- {s} [{cid}]" not in listed]
@@ -225,14 +252,30 @@ def _scores(
                 + opts.relation_weight * rel
                 + opts.name_weight * name
                 + opts.fact_weight * float(fact)
+                + opts.tense_weight * float(same_time(part, c.sentence))
                 - opts.rank_penalty * c.rank
             )
     return out
 
 
+def _bridge_bonus(candidates: list[_Candidate], quoted: list[str], weight: float) -> np.ndarray:
+    """Sentences of a passage whose subject (its title) a quoted sentence names: the second
+    hop of a multi-hop question ("... published by Two Dollar Radio" -> "Two Dollar Radio is
+    ... based in Columbus")."""
+    text = " ".join(quoted).lower()
+    bonus = np.zeros(len(candidates))
+    for i, c in enumerate(candidates):
+        title = re.sub(r"\s*\(.*\)$", "", c.passage.doc_title).strip().lower()
+        if len(title) >= 3 and title in text and c.sentence not in quoted:
+            bonus[i] = weight
+    return bonus
+
+
 def _found(part: QuestionPart, best: _Candidate) -> bool:
     """The asked-for fact is there: a fact of the asked kind, in a sentence using the relation
     the part asks about (when the part names one)."""
+    if part.kind == "YESNO":
+        return False  # quoting evidence gives no verdict; the reader must compare
     if not carries(part.kind, best.sentence, part.text):
         return False
     rel, _ = coverage(part, best.sentence, best.passage.doc_title)

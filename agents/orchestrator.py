@@ -48,6 +48,11 @@ from graph_store.types import ChunkHit
 
 __all__ = ["AgentContainer", "OnEvent", "answer"]
 
+# Kinds of answer whose presence in a sentence is checked (agents.answer_facts).
+CHECKED_KINDS = frozenset({"NUMBER", "DATE", "PERSON", "PLACE", "LIST"})
+# Share of the question's relation words the answering sentence must use for HIGH.
+HIGH_SUPPORT = 0.5
+
 
 def answer(
     container: AgentContainer,
@@ -272,8 +277,19 @@ def _cap_by_parts(level: Level, reason: str, parts: list[PartAnswer]) -> tuple[L
     most when a part lacks its fact, LOW when every part does."""
     missing = [p for p in parts if not p.found]
     if not missing:
+        # HIGH needs a fact whose kind was checked (a number, a date, a name, a list) in a
+        # sentence using most of the words of the asked relation; a "what is ..." answer of
+        # no checkable kind, or a loosely matching sentence, stays MEDIUM.
+        loose = [p for p in parts if p.kind not in CHECKED_KINDS or p.support < HIGH_SUPPORT]
+        if level == "HIGH" and loose:
+            return "MEDIUM", f"{reason}; the asked-for fact could not be checked closely"
         return level, reason
-    said = "; ".join(f'no {p.kind.lower()} found for "{p.text}"' for p in missing)
+    said = "; ".join(
+        "no yes/no verdict is given offline"
+        if p.kind == "YESNO"
+        else f'no {p.kind.lower()} found for "{p.text}"'
+        for p in missing
+    )
     cap: Level = "LOW" if len(missing) == len(parts) else "MEDIUM"
     return LEVELS[min(LEVELS.index(level), LEVELS.index(cap))], f"{reason}; {said}"
 

@@ -94,9 +94,25 @@ def split_parts(question: str) -> list[str]:
     return [p for p in parts if len(words(p)) >= 2] or [question.strip(" ?")]
 
 
-def kind_of(part: str) -> Kind:
+_WH_ANYWHERE = re.compile(
+    r"\b(?:(?:in|on|at|of|for|from|to|during|by)\s+)?(?:how\s+\w+|what|which|whom|whose|who|when|where)\b",
+    re.IGNORECASE,
+)
+
+
+def asked_phrase(part: str) -> str:
+    """Where the question's interrogative is: its start ("Who directed ...?"), or, for a
+    statement ending in one ("... is based where?", "... by what company?"), the last one."""
     text = part.strip()
-    lowered = text.lower()
+    if re.match(rf"^(?:(?:in|on|at|of|for|from|to|during|by)\s+)?{_WH}\b", text, re.I):
+        return text
+    found = list(_WH_ANYWHERE.finditer(text))
+    return text[found[-1].start() :] if found else text
+
+
+def kind_of(part: str) -> Kind:
+    whole = part.strip().lower()
+    lowered = asked_phrase(part).lower()
     if _HOW_QUANTITY.match(lowered):
         return "NUMBER"
     if re.match(r"^(in\s+)?(when|what\s+year|which\s+year)\b", lowered):
@@ -118,7 +134,7 @@ def kind_of(part: str) -> Kind:
             return "PERSON"
     if re.match(r"^(what|which)\s+(are|were)\b", lowered) or re.match(r"^(list|name)\b", lowered):
         return "LIST"
-    if _AUX.match(lowered) and " or " not in lowered:
+    if _AUX.match(whole) and " or " not in whole and not re.search(rf"\b{_WH}\b", whole):
         return "YESNO"
     return "THING"
 

@@ -77,6 +77,5 @@ def test_confidence_is_not_high_when_a_part_is_not_found(
 ) -> None:
     question = "How many therapists will NMHT recruit and how many helicopters will it buy?"
     result = _run(demo_container, audit, question)
-    assert any(re.search(r"\b24\b", s) for s in _quoted(result))
     assert result.confidence != "HIGH"
     assert 'no number found for "how many helicopters will it buy"' in result.reason
