@@ -59,10 +59,12 @@ def read_gold_answers(path: Path) -> list[GoldQuestion]:
         if not isinstance(row, dict) or not isinstance(row.get("question"), str):
             raise InputError(str(path), f"question {n} has no 'question' text")
         answer = row.get("answer")
-        if not isinstance(answer, str) or not answer.strip():
-            continue  # unanswerable or answer-less rows cannot be scored
+        # One answer (HotpotQA, MuSiQue) or a list of them (the sample set).
+        given = answer if isinstance(answer, list) else [answer]
         aliases = row.get("answer_aliases") or []
-        names = [answer, *(a for a in aliases if isinstance(a, str) and a.strip())]
+        names = [a for a in [*given, *aliases] if isinstance(a, str) and a.strip()]
+        if not any(isinstance(a, str) and a.strip() for a in given):
+            continue  # unanswerable or answer-less rows cannot be scored
         qid = str(row.get("id") or row.get("_id") or n)
         out.append(GoldQuestion(qid, row["question"], tuple(dict.fromkeys(names))))
     return out
