@@ -14,7 +14,7 @@ DEMO_QUESTION ?= What are NMHT's priorities for the next 12 months?
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_VERBOSITY := error
 
-.PHONY: setup demo test lint bench clean reliability llm llm-stop
+.PHONY: setup demo test lint bench bench-qa clean reliability llm llm-stop
 
 # The browser tests drive Debian's chromium, never a browser downloaded by Playwright.
 setup: $(STAMP) $(NODE_STAMP) $(EXPLORER_STAMP)
@@ -70,6 +70,14 @@ bench: setup
 	  --presets graph,hybrid,dense --questions 100 --out bench/results/latency.json; \
 	$(BIN)/kg bench table --multihop bench/results/multihop.json \
 	  --latency bench/results/latency.json
+
+# Answer quality of kg ask, offline unless KG_LLM__* is set and QA_FLAGS=--llm (issue 17).
+bench-qa: setup
+	set -e; M=../shared/bench/multihop; mkdir -p .kg/bench/results; \
+	for c in hotpotqa musique; do \
+	  $(BIN)/kg bench qa --corpus $$M/$$c/$${c}_train_corpus.json \
+	    --questions $$M/$$c/$${c}_train.json $(QA_FLAGS) --out .kg/bench/results/qa-$$c.json; \
+	done
 
 clean:
 	rm -rf .kg test-output

@@ -26,7 +26,7 @@ from typing import Any, Literal
 from agents.audit import AuditLog, new_run_id
 from agents.calls import BudgetExceeded, LLMCaller
 from agents.config import AgentSettings
-from agents.extractive import NO_LLM_NOTE, ExtractiveOptions, extractive_answer
+from agents.extractive import NO_LLM_NOTE, ExtractiveOptions, PartAnswer, extractive_answer
 from agents.fewshot import examples_for, render
 from agents.loop import AgentContainer, Gathered, OnEvent, gather
 from agents.models import (
@@ -36,15 +36,23 @@ from agents.models import (
     EvidenceBundle,
     Finding,
     Level,
+    SubTask,
     ToolRecord,
 )
+from agents.question import part_queries
 from agents.synthesis import LLMSynthesis
 from agents.tools import ToolBox
 from agents.verifier import cited_ids, verify
 from core.errors import InputError, LlmError
+from graph_store.types import ChunkHit
 from llm import LlmClient
 
 __all__ = ["AgentContainer", "OnEvent", "answer"]
+
+# Kinds of answer whose presence in a sentence is checked (agents.answer_facts).
+CHECKED_KINDS = frozenset({"NUMBER", "DATE", "PERSON", "PLACE", "LIST"})
+# Share of the question's relation words the answering sentence must use for HIGH.
+HIGH_SUPPORT = 0.5
 
 
 def answer(
@@ -88,6 +96,7 @@ def answer(
     )
     emit("start", {"question": question, "mode": mode})
     g = gather(container, question, cfg, audit, emit, caller, k)
+    _part_evidence(container, question, g, cfg, k)
     evidence = _synthesis_evidence(g, cfg)
     result = AgenticResult(
         run_id=run_id,
@@ -137,6 +146,25 @@ def answer(
     audit.write("result", **result.summary())
     emit("done", result.summary())
     return result
+
+
+def _part_evidence(
+    container: AgentContainer, question: str, g: Gathered, cfg: AgentSettings, k: int | None
+) -> None:
+    """A question of several parts ("how many X ... and how many Y ...") retrieves for each
+    part at the question's own weight: each part needs its own evidence, and the whole
+    question's retrieval favours whichever part its words lean to."""
+    parts = part_queries(question)
+    if len(parts) < 2:
+        return
+    searcher = container.searcher()
+    for n, part in enumerate(parts):
+        task = SubTask(
+            id=f"part{n}", description="part of the question", query=part, origin="question"
+        )
+        found = searcher.retrieve(part, k or cfg.k_per_query, cfg.preset or None)
+        g.pool.add(task, g.iterations, found.results)
+        g.tasks.append(task)
 
 
 def _synthesis_evidence(g: Gathered, cfg: AgentSettings) -> EvidenceBundle:
@@ -232,6 +260,14 @@ def _offline_answer(
     no_llm: bool,
 ) -> None:
     strategic = [i for i in evidence.items if i.tag == "STRATEGIC"][: cfg.extractive_graph_lines]
+
+    def siblings(chunk_id: str) -> list[ChunkHit]:
+        # Every chunk of the document, in order (ids carry the chunk index): a list the
+        # question asks for is quoted whole even when retrieval found only part of it.
+        doc = g.view.chunk_doc.get(chunk_id)
+        ids = sorted(c for c, d in g.view.chunk_doc.items() if d == doc) if doc else []
+        return container.store.get_chunks(ids[: cfg.max_evidence]) if ids else []
+
     ex = extractive_answer(
         question,
         evidence.items,
@@ -242,6 +278,7 @@ def _offline_answer(
             rank_penalty=cfg.extractive_rank_penalty,
         ),
         graph_context=[(i, i.path) for i in strategic],
+        siblings=siblings,
     )
     result.answer = ex.answer
     # Quoted evidence sentences are facts as stated; nothing is inferred offline.
@@ -250,7 +287,29 @@ def _offline_answer(
         result.note = NO_LLM_NOTE
         result.warnings.insert(0, NO_LLM_NOTE)
     level, reason = evidence_confidence(g, evidence, result.findings, cfg)
-    result.confidence, result.reason = level, reason
+    result.confidence, result.reason = _cap_by_parts(level, reason, ex.parts)
+
+
+def _cap_by_parts(level: Level, reason: str, parts: list[PartAnswer]) -> tuple[Level, str]:
+    """Confidence may not be HIGH when what the question asks for was not found: MEDIUM at
+    most when a part lacks its fact, LOW when every part does."""
+    missing = [p for p in parts if not p.found]
+    if not missing:
+        # HIGH needs a fact whose kind was checked (a number, a date, a name, a list) in a
+        # sentence using most of the words of the asked relation; a "what is ..." answer of
+        # no checkable kind, or a loosely matching sentence, stays MEDIUM.
+        loose = [p for p in parts if p.kind not in CHECKED_KINDS or p.support < HIGH_SUPPORT]
+        if level == "HIGH" and loose:
+            return "MEDIUM", f"{reason}; the asked-for fact could not be checked closely"
+        return level, reason
+    said = "; ".join(
+        "no yes/no verdict is given offline"
+        if p.kind == "YESNO"
+        else f'no {p.kind.lower()} found for "{p.text}"'
+        for p in missing
+    )
+    cap: Level = "LOW" if len(missing) == len(parts) else "MEDIUM"
+    return LEVELS[min(LEVELS.index(level), LEVELS.index(cap))], f"{reason}; {said}"
 
 
 def evidence_confidence(

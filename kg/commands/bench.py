@@ -215,3 +215,34 @@ def ingest(
     ]
     rows += [[key, str(value)] for key, value in result.get("budget", {}).items()]
     _print_table(f"ingest of {corpus.name}", ["measure", "value"], rows)
+
+
+@bench_app.command()
+def qa(
+    corpus: CorpusOpt,
+    questions: Annotated[Path, typer.Option("--questions", help="Questions JSON with answers.")],
+    n: Annotated[int | None, typer.Option("--n", min=1, help="Only the first N questions.")] = None,
+    llm: Annotated[
+        bool, typer.Option("--llm", help="Use the LLM configured by KG_LLM__* (else offline).")
+    ] = False,
+    out_path: Annotated[Path | None, typer.Option("--out", help="Where RESULT.json goes.")] = None,
+    name: Annotated[str, typer.Option(help="Dataset name (default: corpus folder).")] = "",
+    work_dir: WorkDirOpt = None,
+) -> None:
+    """Answer quality of `kg ask`: EM, F1, answer recall, calibration, seconds per question."""
+    from bench import qa as bench_qa
+
+    config = bench_qa.QaConfig(corpus, questions, n, llm, work_dir, name)
+    try:
+        with _bars() as hook:
+            result = bench_qa.run(config, get_settings(), hook)
+    except KgError as exc:
+        raise fail(str(exc)) from exc
+    if out_path is not None:
+        _write_json(out_path, result)
+    _print_table(
+        f"{result['dataset']}: {result['summary']['questions']} questions, {result['mode']}",
+        *bench_qa.table_rows(result),
+    )
+    if out_path is not None:
+        out.print(f"wrote {out_path}", highlight=False)

@@ -1,0 +1,194 @@
+"""What a question asks for, read from its grammar: its parts, the kind of answer, its words.
+
+Used by the offline answer to rank evidence sentences by whether they carry the asked-for
+fact, and by the offline confidence to say when it was not found. The rules are English
+question grammar (interrogatives, the noun after "what"/"which", "and" joining two questions),
+never words of a particular corpus or question set.
+
+Kinds: NUMBER ("how many", "how much", "what percentage"), DATE ("when", "what year"),
+PERSON ("who"), PLACE ("where", "what city"), LIST (a plural "what are ... ?"), YESNO
+("is/are/did ... ?") and THING (anything else: a name or phrase).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+Kind = Literal["NUMBER", "DATE", "PERSON", "PLACE", "LIST", "YESNO", "THING"]
+
+_WORD = re.compile(r"[^\W\d_][\w'’\-]*|\d[\d,.]*")
+_WH = r"(?:how|what|which|who|whom|whose|when|where|why)"
+# "..., and how many ...": a second question joined to the first.
+_SPLIT = re.compile(rf"\s*(?:,\s*)?(?:\band\b|;)\s+(?={_WH}\b)", re.IGNORECASE)
+_AUX = re.compile(
+    r"^(is|are|was|were|do|does|did|can|could|has|have|had|will|would|should)\b", re.I
+)
+_HOW_QUANTITY = re.compile(
+    r"^how\s+(many|much|long|old|far|tall|high|big|large|often|deep|wide|heavy)\b", re.I
+)
+# Nouns that make "what/which <noun>" ask for a kind of value. Generic measure and category
+# words of English, not of any corpus.
+_DATE_NOUNS = {"year", "date", "day", "month", "century", "decade", "time", "era", "season"}
+_NUMBER_NOUNS = {
+    "number", "percentage", "percent", "amount", "population", "age", "size", "total",
+    "cost", "price", "rate", "share", "proportion", "count", "height", "length", "distance",
+}  # fmt: skip
+_PLACE_NOUNS = {
+    "city", "country", "county", "state", "town", "place", "region", "continent", "island",
+    "province", "district", "village", "nation", "location", "capital", "area", "river",
+    "mountain", "borough", "neighborhood", "neighbourhood", "territory", "municipality",
+}  # fmt: skip
+_PERSON_NOUNS = {
+    "person", "man", "woman", "actor", "actress", "singer", "player", "author", "writer",
+    "director", "president", "king", "queen", "leader", "founder", "artist", "musician",
+    "composer", "politician", "member", "owner", "son", "daughter", "father", "mother",
+    "wife", "husband", "brother", "sister", "coach", "producer", "poet", "ruler", "emperor",
+}  # fmt: skip
+_STOP = {
+    "a", "an", "the", "of", "in", "on", "at", "to", "for", "from", "by", "with", "and", "or",
+    "but", "as", "is", "are", "was", "were", "be", "been", "being", "do", "does", "did", "has",
+    "have", "had", "will", "would", "shall", "should", "can", "could", "may", "might", "must",
+    "this", "that", "these", "those", "it", "its", "it's", "he", "she", "they", "them", "his",
+    "her", "their", "there", "here", "what", "which", "who", "whom", "whose", "when", "where",
+    "why", "how", "many", "much", "more", "most", "some", "any", "each", "every", "all",
+    "other", "such", "than", "then", "into", "over", "about", "after", "before", "between",
+    "during", "under", "up", "down", "out", "off", "also", "not", "no", "yes", "if", "so",
+    "own", "same", "both", "either", "neither", "one", "s",
+}  # fmt: skip
+STOPWORDS = frozenset(_STOP)
+
+
+@dataclass(frozen=True)
+class QuestionPart:
+    text: str
+    kind: Kind
+    # Content words of the part that are not part of a name: the relation asked about
+    # ("directed", "born", "recruit"); stems, lower case.
+    relation_words: tuple[str, ...]
+    # Words of the names the part mentions (capitalised spans); stems, lower case.
+    name_words: tuple[str, ...]
+
+
+def stem(word: str) -> str:
+    """A crude English stem: enough to match "priorities"/"priority", "cafés"/"café",
+    "recruits"/"recruit"; never applied to words of three letters or fewer."""
+    w = re.sub(r"['’]s$", "", word.lower()).strip("'’.,")
+    if len(w) <= 3:
+        return w
+    for suffix, repl in (("ies", "y"), ("ves", "f"), ("sses", "ss"), ("es", "e"), ("s", "")):
+        if w.endswith(suffix) and not w.endswith("ss") and len(w) - len(suffix) >= 3:
+            return w[: -len(suffix)] + repl
+    return w
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(text)
+
+
+def split_parts(question: str) -> list[str]:
+    """The question's parts: "How many X and how many Y?" is two questions, each needing its
+    own evidence. A question with one interrogative stays whole."""
+    parts = [p.strip(" ?,;") for p in _SPLIT.split(question.strip())]
+    return [p for p in parts if len(words(p)) >= 2] or [question.strip(" ?")]
+
+
+_WH_ANYWHERE = re.compile(
+    r"\b(?:(?:in|on|at|of|for|from|to|during|by)\s+)?(?:how\s+\w+|what|which|whom|whose|who|when|where)\b",
+    re.IGNORECASE,
+)
+
+
+def asked_phrase(part: str) -> str:
+    """Where the question's interrogative is: its start ("Who directed ...?"), or, for a
+    statement ending in one ("... is based where?", "... by what company?"), the last one."""
+    text = part.strip()
+    if re.match(rf"^(?:(?:in|on|at|of|for|from|to|during|by)\s+)?{_WH}\b", text, re.I):
+        return text
+    found = list(_WH_ANYWHERE.finditer(text))
+    return text[found[-1].start() :] if found else text
+
+
+def kind_of(part: str) -> Kind:
+    whole = part.strip().lower()
+    lowered = asked_phrase(part).lower()
+    if _HOW_QUANTITY.match(lowered):
+        return "NUMBER"
+    if re.match(r"^(in\s+)?(when|what\s+year|which\s+year)\b", lowered):
+        return "DATE"
+    if re.match(r"^(who|whom|whose)\b", lowered):
+        return "PERSON"
+    if re.match(r"^(where|from\s+where)\b", lowered):
+        return "PLACE"
+    noun = _asked_noun(lowered)
+    if noun is not None:
+        root = stem(noun)
+        if root in _DATE_NOUNS:
+            return "DATE"
+        if root in _NUMBER_NOUNS:
+            return "NUMBER"
+        if root in _PLACE_NOUNS:
+            return "PLACE"
+        if root in _PERSON_NOUNS:
+            return "PERSON"
+    if re.match(r"^(what|which)\s+(are|were)\b", lowered) or re.match(r"^(list|name)\b", lowered):
+        return "LIST"
+    if _AUX.match(whole) and " or " not in whole and not re.search(rf"\b{_WH}\b", whole):
+        return "YESNO"
+    return "THING"
+
+
+def _asked_noun(lowered: str) -> str | None:
+    """The noun right after "what"/"which" (skipping a preposition before them):
+    "in which county ..." -> "county"; "what year ..." -> "year"."""
+    m = re.match(
+        r"^(?:in|on|at|of|for|from|to|during|by)?\s*(?:what|which)\s+"
+        r"(?:(?:is|was|are|were)\s+(?:the|a|an)\s+)?([a-z]+)",
+        lowered,
+    )
+    if m is None:
+        return None
+    noun = m.group(1)
+    return None if noun in STOPWORDS else noun
+
+
+def part_queries(question: str) -> list[str]:
+    """Each part as a retrieval query that stands alone: a later part saying "it" gets the
+    names of the parts before it ("... and how many therapists will it recruit")."""
+    parts = split_parts(question)
+    out: list[str] = []
+    for n, part in enumerate(parts):
+        own = {stem(w) for w in words(part)}
+        earlier = [
+            w for p in parts[:n] for i, w in enumerate(words(p)) if i > 0 and w[:1].isupper()
+        ]
+        missing = [w for w in dict.fromkeys(earlier) if stem(w) not in own]
+        out.append(f"{part} ({' '.join(missing)})" if missing else part)
+    return out
+
+
+def analyse(question: str) -> list[QuestionPart]:
+    out: list[QuestionPart] = []
+    for part in split_parts(question):
+        names: list[str] = []
+        relation: list[str] = []
+        for i, w in enumerate(words(part)):
+            low = w.lower()
+            if low in STOPWORDS:
+                continue
+            # A capitalised word after the first is part of a name; the first word of a
+            # question is capitalised anyway.
+            if (i > 0 and w[:1].isupper()) or w[:1].isdigit():
+                names.append(stem(w))
+            else:
+                relation.append(stem(w))
+        out.append(
+            QuestionPart(
+                text=part,
+                kind=kind_of(part),
+                relation_words=tuple(dict.fromkeys(relation)),
+                name_words=tuple(dict.fromkeys(names)),
+            )
+        )
+    return out

@@ -1,0 +1,153 @@
+"""The answer benchmark behind ``kg bench qa``: ``kg ask``'s agent loop on a question set.
+
+For each question the full loop runs (plan → evidence → critique → synthesis → verify), with
+the LLM configured by ``KG_LLM__*`` when ``llm`` is asked for and offline otherwise; the result
+holds every answer with its confidence and scores, and a summary: EM and F1 (SQuAD), answer
+recall, calibration (answers right per confidence level) and seconds per question. The store
+is the same cached bench store ``kg bench multihop`` uses (``bench.store``).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bench.answer_metrics import calibration, score_answer
+from bench.environment import describe
+from bench.metrics import mean
+from bench.multihop import dataset_name
+from bench.store import bench_store
+from core.errors import ConfigError, InputError
+from kg.settings import Settings
+
+ProgressHook = Callable[[str, int, int], None]
+
+
+@dataclass(frozen=True)
+class GoldQuestion:
+    id: str
+    text: str
+    answers: tuple[str, ...]  # the gold answer first, then its aliases
+
+
+@dataclass(frozen=True)
+class QaConfig:
+    corpus: Path
+    questions: Path
+    limit: int | None = None
+    use_llm: bool = False
+    work_dir: Path | None = None
+    name: str = ""
+
+
+def read_gold_answers(path: Path) -> list[GoldQuestion]:
+    """Questions with ``answer`` (HotpotQA, 2Wiki, MuSiQue) and optional ``answer_aliases``."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8-sig"))
+    except FileNotFoundError as exc:
+        raise InputError(str(path), "no such file") from exc
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(str(path), f"cannot read questions: {exc}") from exc
+    if not isinstance(data, list):
+        raise InputError(str(path), "expected a JSON list of questions")
+    out: list[GoldQuestion] = []
+    for n, row in enumerate(data):
+        if not isinstance(row, dict) or not isinstance(row.get("question"), str):
+            raise InputError(str(path), f"question {n} has no 'question' text")
+        answer = row.get("answer")
+        # One answer (HotpotQA, MuSiQue) or a list of them (the sample set).
+        given = answer if isinstance(answer, list) else [answer]
+        aliases = row.get("answer_aliases") or []
+        names = [a for a in [*given, *aliases] if isinstance(a, str) and a.strip()]
+        if not any(isinstance(a, str) and a.strip() for a in given):
+            continue  # unanswerable or answer-less rows cannot be scored
+        qid = str(row.get("id") or row.get("_id") or n)
+        out.append(GoldQuestion(qid, row["question"], tuple(dict.fromkeys(names))))
+    return out
+
+
+def run(
+    config: QaConfig, settings: Settings, progress: ProgressHook | None = None
+) -> dict[str, Any]:
+    from agents.orchestrator import answer
+    from llm.openai_compat import build_llm
+
+    questions = read_gold_answers(config.questions)
+    if config.limit is not None:
+        questions = questions[: config.limit]
+    if not questions:
+        raise ConfigError(f"{config.questions}: no question has a gold answer")
+    llm = build_llm(settings.llm) if config.use_llm else None
+    if config.use_llm and llm is None:
+        raise ConfigError("--llm needs KG_LLM__BASE_URL and KG_LLM__MODEL")
+    rows: list[dict[str, Any]] = []
+    with bench_store(config.corpus, settings, config.work_dir, None, progress) as bs:
+        container = bs.container
+        # The bench store's settings carry the caller's agent and LLM settings (model_copy).
+        container.searcher()  # built once, outside the timed questions
+        for n, q in enumerate(questions):
+            t0 = time.perf_counter()
+            result = answer(container, q.text, llm=llm)
+            seconds = time.perf_counter() - t0
+            scored = score_answer(result.answer, q.answers)
+            rows.append(
+                {
+                    "id": q.id,
+                    "question": q.text,
+                    "gold": list(q.answers),
+                    "answer": result.answer,
+                    "confidence": result.confidence,
+                    "reason": result.reason,
+                    "mode": result.mode,
+                    "citations": [c.chunk_id for c in result.citations],
+                    "em": scored.em,
+                    "f1": round(scored.f1, 4),
+                    "recall": scored.recall,
+                    "seconds": round(seconds, 3),
+                }
+            )
+            if progress:
+                progress("questions", n + 1, len(questions))
+        env = describe(container)
+        store_dir = str(bs.directory)
+        reused = bs.reused
+    return {
+        "dataset": config.name or dataset_name(config.corpus),
+        "mode": "llm" if llm is not None else "offline",
+        "model": llm.model if llm is not None else None,
+        "summary": summarise(rows),
+        "questions": rows,
+        "corpus": {"path": str(config.corpus), "store": store_dir, "store_reused": reused},
+        "environment": env,
+    }
+
+
+def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "questions": len(rows),
+        "em": round(mean([r["em"] for r in rows]), 4),
+        "f1": round(mean([r["f1"] for r in rows]), 4),
+        "answer_recall": round(mean([r["recall"] for r in rows]), 4),
+        "calibration": calibration((r["confidence"], r["recall"]) for r in rows),
+        "seconds_per_question": round(mean([r["seconds"] for r in rows]), 3),
+    }
+
+
+def table_rows(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """The printed summary: one row per measure, calibration as right / count per level."""
+    s = result["summary"]
+    rows = [
+        ["EM", f"{s['em']:.3f}"],
+        ["F1", f"{s['f1']:.3f}"],
+        ["answer recall", f"{s['answer_recall']:.3f}"],
+    ]
+    for level, entry in s["calibration"].items():
+        rows.append(
+            [f"{level} right", f"{entry['right']}/{entry['count']} ({entry['accuracy']:.0%})"]
+        )
+    rows.append(["seconds / question", f"{s['seconds_per_question']:.2f}"])
+    return ["measure", "value"], rows

@@ -1,0 +1,71 @@
+"""Question grammar (parts, kinds, words) and sentence facts, on made-up sentences."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.answer_facts import carries, item_head
+from agents.question import analyse, part_queries, split_parts, stem
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("How many moons does Jupiter have?", "NUMBER"),
+        ("What percentage of voters chose Smith?", "NUMBER"),
+        ("When was the bridge opened?", "DATE"),
+        ("In what year did the war end?", "DATE"),
+        ("Who wrote the novel?", "PERSON"),
+        ("Which actor played the lead?", "PERSON"),
+        ("Where is the museum?", "PLACE"),
+        ("In which county is the village?", "PLACE"),
+        ("What is the capital of the region?", "PLACE"),
+        ("What are the aims of the plan?", "LIST"),
+        ("Are both bands from the same city?", "YESNO"),
+        ("What is the name of the ship?", "THING"),
+    ],
+)
+def test_kind_of_answer_from_the_question_grammar(question: str, kind: str) -> None:
+    assert [p.kind for p in analyse(question)] == [kind]
+
+
+def test_two_questions_joined_by_and_are_two_parts() -> None:
+    q = "How many bridges will the city build and how many trains will it buy?"
+    assert split_parts(q) == [
+        "How many bridges will the city build",
+        "how many trains will it buy",
+    ]
+    # "and" inside one question does not split it.
+    assert len(split_parts("Who founded Acme and Beta Corp?")) == 1
+    # A later part saying "it" gets the earlier part's names for its own retrieval.
+    assert (
+        part_queries("How many staff does Acme Ltd have and how many sites does it run?")[1]
+        == "how many sites does it run (Acme Ltd)"
+    )
+
+
+def test_relation_and_name_words() -> None:
+    (part,) = analyse("Who directed the film Blue Harbour?")
+    assert part.relation_words == ("directed", "film")
+    assert part.name_words == ("blue", "harbour")
+    assert stem("priorities") == stem("priority") and stem("cafés") == stem("café")
+
+
+def test_a_fact_must_be_new_and_of_the_asked_kind() -> None:
+    q = "How many staff did Acme hire in 2020?"
+    assert carries("NUMBER", "In 2020 Acme hired 340 staff.", q)
+    # The only number is the question's own year: nothing new.
+    assert not carries("NUMBER", "Acme hired staff in 2020 as well.", q)
+    assert carries("NUMBER", "Acme opened offices in Leeds, York and Hull.", q)
+    assert carries("DATE", "The bridge opened in March 1932.", "When did the bridge open?")
+    assert not carries("DATE", "The bridge is long.", "When did the bridge open?")
+    assert carries("PERSON", "It was directed by Ann Lee.", "Who directed Blue Harbour?")
+    # A sentence repeating the question's names only does not name anyone new.
+    assert not carries("PERSON", "Blue Harbour is a film.", "Who directed Blue Harbour?")
+
+
+def test_enumerated_items_share_a_head() -> None:
+    assert item_head("Goal one is cleaner air.") == item_head("Goal two is less noise.")
+    assert item_head("First, the roads are mended.") == "ordinal"
+    assert item_head("2. Train more staff.") == "mark"
+    assert item_head("The goal is cleaner air.") is None
