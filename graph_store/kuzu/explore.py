@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from core.errors import StoreError
 from graph_store import explore_core as core
-from graph_store import kuzu_guard
+from graph_store.kuzu import guard as kuzu_guard
 from graph_store.explore_types import (
     EdgeInfo,
     EntityDetails,
