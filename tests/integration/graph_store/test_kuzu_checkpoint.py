@@ -30,7 +30,7 @@ def test_checkpoint_blocked_by_an_open_transaction_fails_loudly(store: KuzuGraph
     store._checkpoint_attempts = 1
     other = kuzu.Connection(store._db)
     other.execute("BEGIN TRANSACTION READ ONLY")
-    other.execute("MATCH (d:Document) RETURN count(d)").get_all()
+    other.execute("MATCH (d:Document) RETURN count(d)")
     # init_schema on a current store only sets its Meta rows, each committed on its own, then
     # checkpoints: the checkpoint is what the open transaction blocks.
     with pytest.raises(StoreError, match="CHECKPOINT failed 1 time"):
@@ -41,7 +41,7 @@ def test_checkpoint_blocked_by_an_open_transaction_fails_loudly(store: KuzuGraph
     # inside COMMIT (the batch is past its threshold): that fails as our error too. Kùzu has
     # committed by then, so the write stands; the next checkpoint folds it in.
     other.execute("BEGIN TRANSACTION READ ONLY")
-    other.execute("MATCH (d:Document) RETURN count(d)").get_all()
+    other.execute("MATCH (d:Document) RETURN count(d)")
     with pytest.raises(StoreError, match="COMMIT failed"):
         store.upsert_documents([graph("db", ["the crisis cafes close"], ["northdale"], [])])
     other.execute("COMMIT")
