@@ -27,9 +27,12 @@ import requests
 import schemathesis
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis.errors import Unsatisfiable
-from schemathesis import Case, CheckFunction, GenerationMode
+from schemathesis import APIOperation, CheckFunction, GenerationMode
+from schemathesis import Case as AnyCase
 from schemathesis.checks import not_a_server_error
 from schemathesis.core.failures import FailureGroup
+from schemathesis.core.result import Ok
+from schemathesis.core.version import SCHEMATHESIS_VERSION
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
     negative_data_rejection,
@@ -38,6 +41,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 Schema = dict[str, Any]
+Case = AnyCase[APIOperation[Any, Any, Any, Any]]
 
 CHECKS: dict[str, CheckFunction] = {
     "server_error": not_a_server_error,
@@ -79,7 +83,7 @@ class FuzzResult:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "fuzz_tool": f"schemathesis {schemathesis.SCHEMATHESIS_VERSION}",
+            "fuzz_tool": f"schemathesis {SCHEMATHESIS_VERSION}",
             "fuzz_operations": self.operations,
             "fuzz_requests": self.requests,
             "fuzz_5xx": self.failures["server_error"],
@@ -103,7 +107,11 @@ class FuzzResult:
 def run(base_url: str, openapi: Schema, total: int, rng_seed: int = 10) -> FuzzResult:
     """About ``total`` requests, spread evenly over the operations and the two modes."""
     schema = schemathesis.openapi.from_dict(openapi)
-    operations = [op.ok() for op in schema.get_all_operations()]
+    operations = []
+    for found in schema.get_all_operations():
+        if not isinstance(found, Ok):
+            raise ValueError(f"schemathesis cannot read an operation: {found.err()}")
+        operations.append(found.ok())
     result = FuzzResult(operations=len(operations))
     per_draw = max(1, -(-total // (len(operations) * len(MODES))))
     start = time.perf_counter()
