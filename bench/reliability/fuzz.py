@@ -132,7 +132,7 @@ def _send(base_url: str, session: requests.Session, result: FuzzResult) -> Calla
     def send(case: Case) -> None:
         label = f"{case.operation.method.upper()} {case.operation.path}"
         try:
-            response = case.call(base_url=base_url, session=session, timeout=120)
+            response = case.call(base_url=base_url, session=session, timeout=300)
         except requests.RequestException as exc:
             # uvicorn drops a request line over its limit (a 36 kB URL) without a response.
             result.transport_errors.append(f"{label} {type(exc).__name__}")
