@@ -16,7 +16,7 @@ import anyio
 from fastapi import Depends, FastAPI
 
 from api.deps import AppState
-from api.errors import install_error_handlers
+from api.errors import install_error_handlers, problem_responses
 from api.routers import cypher, documents, entities, explorer, jobs, query, system
 from api.security import BodyLimitMiddleware, key_digests, require_api_key
 from api.services import ApiHost, Services
@@ -66,7 +66,14 @@ def create_app(
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.api.max_request_bytes)
     app.include_router(system.router)
     app.include_router(explorer.router)
-    keyed = [Depends(require_api_key)]
+    # The key check (and its place in the OpenAPI document) only where keys are configured:
+    # a server without keys answers without one, so the schema must not say it needs one.
+    keys = bool(key_digests(settings.api_keys))
+    keyed = [Depends(require_api_key)] if keys else []
+    # What any of these routes may answer besides its own statuses: a malformed body (400), a
+    # policy refusal (403), a missing id or path (404), a body over the limit (413), invalid
+    # input (422) and a store that fails (503); 401 with keys.
+    common = problem_responses(400, 403, 404, 413, 422, 503, *((401,) if keys else ()))
     for router in (
         system.stats_router,
         documents.router,
@@ -75,7 +82,7 @@ def create_app(
         cypher.router,
         jobs.router,
     ):
-        app.include_router(router, dependencies=keyed)
+        app.include_router(router, dependencies=keyed, responses=common)
     return app
 
 

@@ -76,6 +76,31 @@ class Problem(StarletteHTTPException):
         self.extensions = extensions
 
 
+_PROBLEM_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["type", "title", "status", "detail"],
+    "properties": {
+        "type": {"type": "string"},
+        "title": {"type": "string"},
+        "status": {"type": "integer"},
+        "detail": {"type": "string"},
+        "instance": {"type": "string"},
+    },
+}
+
+
+def problem_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI entries for error answers, so that clients (and the schemathesis fuzz) see every
+    status a route can give and that its body is problem+json, not FastAPI's default JSON."""
+    return {
+        s: {
+            "description": HTTPStatus(s).phrase,
+            "content": {PROBLEM_JSON: {"schema": _PROBLEM_SCHEMA}},
+        }
+        for s in statuses
+    }
+
+
 def problem(status: int, detail: str, *, instance: str = "", **extensions: Any) -> JSONResponse:
     body: dict[str, Any] = {
         "type": "about:blank",

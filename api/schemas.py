@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from extraction.pipeline import IngestReport
 
@@ -71,16 +71,48 @@ class DeletedOut(BaseModel):
     deleted: bool
 
 
+# ISO YYYY[-MM[-DD]], as retrieval.filters.SearchFilters accepts; in the schema so that a bad
+# date is a documented 422 before any retrieval runs.
+_ISO_PREFIX = r"^[0-9]{4}(-[0-9]{2}){0,2}$"
+
+
 class SearchRequest(BaseModel):
+    """The filters carry the names ``kg search`` gives them (``--source``, ``--type``,
+    ``--from``, ``--to``); every condition given must hold."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
     question: str = Field(min_length=1, max_length=4000)
     k: int = Field(default=5, ge=1, le=100)
     preset: str | None = None
+    source: str | None = Field(default=None, max_length=500)
+    doc_type: str | None = Field(default=None, alias="type", max_length=200)
+    date_from: str | None = Field(default=None, alias="from", pattern=_ISO_PREFIX)
+    date_to: str | None = Field(default=None, alias="to", pattern=_ISO_PREFIX)
+
+
+class LinkedEntityOut(BaseModel):
+    entity_id: str
+    name: str
+    score: float
+    method: str
+    specificity: float
+    matched: str
+
+
+class BridgeEntityOut(BaseModel):
+    entity_id: str
+    name: str
 
 
 class SearchOut(BaseModel):
     question: str
     preset: str
     results: list[dict[str, Any]]
+    # The entities the question was linked to and the bridges a second hop went through;
+    # empty for the dense and hybrid presets, which do no linking.
+    linked_entities: list[LinkedEntityOut]
+    bridge_entities: list[BridgeEntityOut]
 
 
 class AskRequest(BaseModel):

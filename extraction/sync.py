@@ -17,6 +17,9 @@ Safety rules:
 - every write is a committed transaction of its own, so a run killed at any point is finished
   by the next one (a document deleted for rewriting and not yet re-added is simply new then).
   A marker file carries "indexes not refreshed yet" across such a kill.
+
+A tick whose files all match the manifest of the last complete sync (extraction/manifest.py)
+stops after a ``stat`` per file and one read of the graph version: no parse, no document read.
 """
 
 from __future__ import annotations
@@ -24,17 +27,18 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.errors import InputError
-from core.names import content_hash, doc_id, normalize_name
+from core.names import content_hash, doc_id
 from extraction.loaders import SourceDocument, discover, load_file
+from extraction.manifest import MANIFEST, FileEntry, Manifest, entry_for, stamp
 from extraction.pipeline import Ingestor, IngestReport, ProgressHook
+from extraction.sync_closure import doc_entities, related_entities
 from graph_store import GraphStore
-from graph_store.types import DocumentInfo, DocumentState, GraphExport, ProjectionData
+from graph_store.types import DocumentInfo, DocumentState, GraphExport
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +102,8 @@ class _Scan:
     roots: list[Path] = field(default_factory=list)  # roots that exist, resolved
     loaded: set[str] = field(default_factory=set)  # files that loaded, resolved
     produced: set[str] = field(default_factory=set)  # document uris they yielded
+    files: list[Path] = field(default_factory=list)  # every file found, resolved
+    entries: dict[str, FileEntry] = field(default_factory=dict)  # for the manifest
 
 
 def file_of(uri: str) -> str:
@@ -116,6 +122,7 @@ class Syncer:
         self._ingestor = ingestor
         self._max_file_bytes = max_file_bytes
         self._marker = state_dir / REFRESH_MARKER
+        self._manifest = Manifest(state_dir / MANIFEST)
 
     @property
     def extractor_version(self) -> str:
@@ -138,7 +145,14 @@ class Syncer:
 
         # An earlier run may have been killed between its writes and the index refresh.
         run = _Run(SyncReport(roots=[str(r) for r in roots]), hook, self._marker.exists())
-        scan = self._scan(roots, run.report)
+        scan = self._find(roots, run.report)
+        if not run.dirty and self._idle(scan, run.report):
+            run.report.seconds = time.perf_counter() - started
+            return run.report
+        # From here the store may change: a manifest left behind by a killed run would vouch
+        # for documents it may have deleted.
+        self._manifest.invalidate()
+        self._load(scan, run.report)
         by_id = {doc_id(s.uri): s for s in scan.sources}
         stale = self._stale(scan)
         before = self._store.document_states(list(by_id))
@@ -169,11 +183,12 @@ class Syncer:
                 self._store.refresh_indexes()
                 run.report.refreshed = True
             self._marker.unlink(missing_ok=True)
+            self._save_manifest(scan, run.report)
         run.report.seconds = time.perf_counter() - started
         return run.report
 
     # --- steps ------------------------------------------------------------------
-    def _scan(self, roots: Sequence[Path], report: SyncReport) -> _Scan:
+    def _find(self, roots: Sequence[Path], report: SyncReport) -> _Scan:
         scan = _Scan()
         for root in roots:
             resolved = root.expanduser().resolve()
@@ -184,13 +199,33 @@ class Syncer:
                 report.failed.append(SyncFailure(str(root), "no such file or directory"))
         found, errors = discover(scan.roots)
         report.failed.extend(SyncFailure(e.source, e.reason) for e in errors)
-        files = list(dict.fromkeys(f.resolve() for f in found))  # overlapping roots
-        report.files = len(files)
-        for path in files:
+        scan.files = list(dict.fromkeys(f.resolve() for f in found))  # overlapping roots
+        report.files = len(scan.files)
+        return scan
+
+    def _header(self, graph_version: str) -> dict[str, object]:
+        return self._manifest.header(self.extractor_version, self._max_file_bytes, graph_version)
+
+    def _idle(self, scan: _Scan, report: SyncReport) -> bool:
+        idle = self._manifest.idle(
+            scan.files, scan.roots, self._header(""), self._store.graph_version
+        )
+        if idle is None:
+            return False
+        report.unchanged = idle.unchanged
+        report.failed.extend(SyncFailure(path, reason) for path, reason in idle.errors)
+        return True
+
+    def _load(self, scan: _Scan, report: SyncReport) -> None:
+        limit = self._max_file_bytes
+        for path in scan.files:
+            before = stamp(path)
             try:
-                docs = load_file(path, self._max_file_bytes)
+                docs = load_file(path, limit)
             except InputError as exc:
                 report.failed.append(SyncFailure(exc.source, exc.reason))
+                if e := entry_for(path, before, limit, [], exc.reason):
+                    scan.entries[str(path)] = e
                 continue
             except Exception as exc:  # a parser bug on one file must not stop the run
                 report.failed.append(SyncFailure(str(path), _reason(exc)))
@@ -198,7 +233,15 @@ class Syncer:
             scan.loaded.add(str(path))
             scan.sources.extend(docs)
             scan.produced.update(d.uri for d in docs)
-        return scan
+            if e := entry_for(path, before, limit, [d.uri for d in docs]):
+                scan.entries[str(path)] = e
+
+    def _save_manifest(self, scan: _Scan, report: SyncReport) -> None:
+        """After a complete run: every file whose documents all stand as extracted now. A
+        file with a document that failed is left out, so the next tick retries it."""
+        failed = {file_of(f.source) for f in report.failed}
+        entries = {p: e for p, e in scan.entries.items() if e.error or p not in failed}
+        self._manifest.save(self._header(self._store.graph_version()), entries)
 
     def _stale(self, scan: _Scan) -> list[DocumentInfo]:
         """Documents under a live root whose file is gone, or that their file no longer holds.
@@ -310,16 +353,16 @@ class Syncer:
         a quarter of the MuSiQue corpus for one edited passage."""
         after = self._store.document_states(list(by_id))
         closure = {d for d, state in after.items() if state != before.get(d)}
-        old_docs = _doc_entities(old_graph.chunk_ids, old_graph.chunk_docs, old_graph.mentions)
+        old_docs = doc_entities(old_graph.chunk_ids, old_graph.chunk_docs, old_graph.mentions)
         data = self._store.projection_data()
-        docs = _doc_entities(data.chunk_ids, data.chunk_docs, data.mentions)
+        docs = doc_entities(data.chunk_ids, data.chunk_docs, data.mentions)
         # What the written documents mention now, and what the removed and rewritten ones
         # mentioned before (those entities may be gone; their names still find their kin).
         gone = set().union(*(old_docs.get(d, set()) for d in removed | (closure & set(before))))
         now = set().union(*(docs.get(d, set()) for d in closure))
         pairs = zip(old_graph.entity_ids, old_graph.entity_names, strict=True)
         old_names = {name for eid, name in pairs if eid in gone}
-        touched = _related(data, now | gone, old_names)
+        touched = related_entities(data, now | gone, old_names)
         extra = [d for d in by_id if d not in closure and docs.get(d, set()) & touched]
         if not extra:
             return
@@ -361,43 +404,6 @@ def _outdated(src: SourceDocument, state: DocumentState | None, version: str) ->
         return True
     digest = content_hash("\x1f".join([src.title, src.doc_type, src.date, src.text]))
     return state.content_hash != digest
-
-
-def _doc_entities(
-    chunk_ids: list[str], chunk_docs: list[str], mentions: list[tuple[str, str, int]]
-) -> dict[str, set[str]]:
-    doc_of = dict(zip(chunk_ids, chunk_docs, strict=True))
-    out: dict[str, set[str]] = defaultdict(set)
-    for chunk, entity, _ in mentions:
-        out[doc_of[chunk]].add(entity)
-    return out
-
-
-def _related(data: ProjectionData, entities: set[str], old_names: set[str]) -> set[str]:
-    """Of these entities, and those sharing a name or alias with them, the ones whose identity
-    other documents decide: an entity with several names (an alias definition or a merge), or
-    with a name another entity also has. A document mentioning only single-name entities that
-    no other entity claims resolves the same whatever else changed, so it is left alone; this
-    keeps a one-document change from re-resolving every document that shares a common entity.
-    """
-    keys: dict[str, set[str]] = defaultdict(set)
-    for eid, name in zip(data.entity_ids, data.entity_names, strict=True):
-        keys[eid].add(normalize_name(name))
-    for surface, eid, _ in data.aliases:
-        keys[eid].add(normalize_name(surface))
-    holders: dict[str, set[str]] = defaultdict(set)
-    for eid, names in keys.items():
-        for key in names:
-            holders[key].add(eid)
-    wanted = {normalize_name(n) for n in old_names}
-    for eid in entities:
-        wanted |= keys.get(eid, set())
-    near = set(entities).union(*(holders.get(k, set()) for k in wanted))
-    return {
-        e
-        for e in near
-        if len(keys.get(e, ())) > 1 or any(len(holders[k]) > 1 for k in keys.get(e, ()))
-    }
 
 
 def _under(path: str, root: Path) -> bool:

@@ -53,6 +53,20 @@ class Bm25Index:
         n = len(texts)
         df = np.diff(self.tf.indptr).astype(np.float64)
         self.idf = np.log1p((n - df + 0.5) / (df + 0.5))
+        # Length normalisation per (k1, b): N floats that depend on the settings only, so
+        # built on the first query that uses them instead of on every query.
+        self._norms: dict[tuple[float, float], np.ndarray] = {}
+
+    def norm(self, k1: float, b: float) -> np.ndarray:
+        """``k1 * (1 - b + b * length / avg_length)`` per chunk, computed once per setting."""
+        key = (k1, b)
+        cached = self._norms.get(key)
+        if cached is None:
+            cached = k1 * (1.0 - b + b * self.lengths / self.avg_length)
+            cached.setflags(write=False)
+            # A racing thread may compute the same array; either copy is correct.
+            self._norms[key] = cached
+        return cached
 
     def scores(self, query: str, k1: float, b: float) -> np.ndarray:
         """BM25 score of every chunk (0 where no query term occurs); repeated query terms
@@ -60,7 +74,7 @@ class Bm25Index:
         out = np.zeros(self.tf.shape[0], dtype=np.float64)
         if self.avg_length <= 0:
             return out
-        norm = k1 * (1.0 - b + b * self.lengths / self.avg_length)
+        norm = self.norm(k1, b)
         indptr, indices, data = self.tf.indptr, self.tf.indices, self.tf.data
         for term in dict.fromkeys(tokenize(query)):
             col = self.vocab.get(term)

@@ -15,7 +15,7 @@ from typing import Annotated
 from fastapi import APIRouter, FastAPI, Query, Request, Response, status
 from pydantic import BaseModel
 
-from api.errors import Problem
+from api.errors import Problem, problem_responses
 from api.services import ApiHost, Services
 from core.errors import ConfigError
 from extraction.jobs import Job, JobManager
@@ -47,7 +47,10 @@ def get_jobs(request: Request) -> JobManager:
 @router.post(
     "/sync",
     status_code=status.HTTP_202_ACCEPTED,
-    responses={200: {"model": SyncTriggered, "description": "A sync is already running"}},
+    responses={
+        200: {"model": SyncTriggered, "description": "A sync is already running"},
+        **problem_responses(409),
+    },
 )
 def trigger_sync(request: Request, response: Response) -> SyncTriggered:
     """Start a sync of ``KG_SYNC__DIRS`` in the background, or name the one running."""

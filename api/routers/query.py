@@ -12,6 +12,7 @@ from api.deps import ContainerDep, StateDep
 from api.errors import Problem
 from api.schemas import AskRequest, SearchOut, SearchRequest
 from api.streaming import EventSink, event_stream
+from retrieval.filters import SearchFilters
 from retrieval.search import PRESETS
 
 router = APIRouter(prefix="/v1", tags=["query"])
@@ -19,12 +20,15 @@ router = APIRouter(prefix="/v1", tags=["query"])
 
 @router.post("/search")
 def search(body: SearchRequest, container: ContainerDep) -> SearchOut:
-    """The chunks that best answer a question, each with its component scores and path."""
+    """The chunks that best answer a question, each with its component scores and path, and
+    the entities the question linked to and bridged through; ``source``, ``type``, ``from``
+    and ``to`` filter documents as ``kg search`` does."""
     preset = body.preset or container.settings.retrieval.preset
     if preset not in PRESETS:
         raise Problem(422, f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
-    results = container.searcher().search(body.question, body.k, preset)
-    return SearchOut(question=body.question, preset=preset, results=[r.as_dict() for r in results])
+    filters = SearchFilters(body.source, body.doc_type, body.date_from, body.date_to)
+    got = container.searcher().retrieve(body.question, body.k, preset, filters).as_dict()
+    return SearchOut.model_validate({"question": body.question, **got})
 
 
 @router.post(

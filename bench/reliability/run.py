@@ -60,7 +60,7 @@ def _server_checks(args: argparse.Namespace, work: Path, skip: set[str]) -> dict
                     "injection_5xx_examples": got.server_errors[:10],
                 }
             if "fuzz" not in skip:
-                out |= fuzz.run(client, app.openapi(), args.fuzz, args.seed).as_dict()
+                out |= fuzz.run(url, app.openapi(), args.fuzz, args.seed).as_dict()
             if "load" not in skip:
                 result = load.run(url, [slice_file.name], args.clients, args.per_client, args.seed)
                 out |= result.as_dict()

@@ -9,4 +9,6 @@ CREATE REL TABLE IF NOT EXISTS MENTIONS(FROM Chunk TO Entity, count INT64);
 CREATE REL TABLE IF NOT EXISTS ALIAS_OF(FROM Alias TO Entity, method STRING, confidence DOUBLE, doc_ids STRING[]);
 CREATE REL TABLE IF NOT EXISTS RELATED(FROM Entity TO Entity, type STRING, weight DOUBLE, evidence STRING[], extractor STRING);
 CREATE REL TABLE IF NOT EXISTS SAME_AS(FROM Entity TO Entity, score DOUBLE, method STRING);
-CREATE REL TABLE IF NOT EXISTS REFERS_TO(FROM Document TO Document, weight DOUBLE);
+// Migration within version 1: stores made before it have an empty REFERS_TO table (declared,
+// never written); dropping it leaves them the same layout as a new store, so no version bump.
+DROP TABLE IF EXISTS REFERS_TO;

@@ -7,9 +7,11 @@ connection from ``_require``) and keeps no state of its own.
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
+import cypher
 from core.errors import StoreError
 from graph_store import explore_core as core
 from graph_store.explore_types import (
@@ -25,6 +27,8 @@ from graph_store.types import ChunkHit, EntityHit
 
 # Tables the store keeps for itself (schema version, embedding model), not graph content.
 _INTERNAL_TABLES = frozenset({"Meta"})
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_VECTOR = re.compile(r"\[\d+\]$")
 
 
 class _KuzuHost(Protocol):
@@ -33,6 +37,8 @@ class _KuzuHost(Protocol):
     def _q(self, name: str, **params: Any) -> list[list[Any]]: ...
 
     def _require(self) -> Any: ...
+
+    def _run_raw(self, text: str, params: dict[str, Any] | None = None) -> list[list[Any]]: ...
 
     def _writing(self) -> contextlib.AbstractContextManager[None]: ...
 
@@ -63,35 +69,35 @@ class KuzuExploreMixin:
         return core.paths(self._q, from_id, to_id, max_hops, limit, _path)
 
     def describe_schema(self: _KuzuHost) -> SchemaDescription:
-        conn = self._require()
-        with self._reading():
-            try:
-                # Kùzu's TABLE_INFO / SHOW_CONNECTION take literal table names only; the binding's
-                # catalogue helpers read them without our building query text.
-                node_tables = sorted(conn._get_node_table_names())
-                rel_tables = sorted(conn._get_rel_table_names(), key=lambda t: t["name"])
-                nodes = tuple(
-                    TableInfo(name, _properties(conn._get_node_property_names(name)))
-                    for name in node_tables
-                    if name not in _INTERNAL_TABLES
+        # Through Kùzu's public catalogue functions, not the binding's private helpers, so the
+        # adapter survives a binding (or LadybugDB) without them.
+        tables = [(r[0], r[1]) for r in self._q("explore_tables") if r[0] not in _INTERNAL_TABLES]
+        nodes = tuple(
+            TableInfo(name, _properties(_catalogue(self, "explore_table_properties", name)))
+            for name, kind in tables
+            if kind == "NODE"
+        )
+        rels = []
+        for name, kind in tables:
+            if kind != "REL":
+                continue
+            ends = _catalogue(self, "explore_table_ends", name)
+            if not ends:
+                raise StoreError(f"the embedded graph's table {name} has no node tables")
+            rels.append(
+                TableInfo(
+                    name,
+                    _properties(_catalogue(self, "explore_table_properties", name)),
+                    source=ends[0][0],
+                    target=ends[0][1],
                 )
-                rels = tuple(
-                    TableInfo(
-                        t["name"],
-                        _properties(conn._get_node_property_names(t["name"])),
-                        source=t["src"],
-                        target=t["dst"],
-                    )
-                    for t in rel_tables
-                )
-            except RuntimeError as exc:
-                raise StoreError(f"cannot read the embedded graph's schema: {exc}") from exc
+            )
         kinds = self._q("explore_relation_types", limit=core.SCHEMA_VALUES)
         types = self._q("explore_entity_types", limit=core.SCHEMA_VALUES)
         return SchemaDescription(
             dialect="kuzu",
             nodes=nodes,
-            relationships=rels,
+            relationships=tuple(rels),
             relation_types=tuple(r[0] for r in kinds),
             entity_types=tuple(r[0] for r in types),
         )
@@ -126,11 +132,15 @@ def _path(row: Sequence[Any]) -> GraphPath:
     )
 
 
-def _properties(info: Mapping[str, Mapping[str, Any]]) -> tuple[PropertyInfo, ...]:
-    """Property names and types; fixed-size vectors (embeddings) are left out, as no query
-    writer can use them as values."""
-    return tuple(
-        PropertyInfo(name, str(p["type"]) + "[]" * int(p.get("dimension", 0)))
-        for name, p in info.items()
-        if "shape" not in p
-    )
+def _catalogue(host: _KuzuHost, query: str, table: str) -> list[list[Any]]:
+    """A catalogue query over one table. Kùzu binds these names only as literals, so the name,
+    which comes from SHOW_TABLES and not from a caller, must be a plain identifier."""
+    if not _IDENTIFIER.fullmatch(table):
+        raise StoreError(f"the embedded graph has a table named {table!r}; cannot describe it")
+    return host._run_raw(cypher.load("kuzu", query).replace("{table}", table))
+
+
+def _properties(rows: Sequence[Sequence[Any]]) -> tuple[PropertyInfo, ...]:
+    """Property names and types; fixed-size vectors (embeddings, ``FLOAT[384]``) are left
+    out, as no query writer can use them as values."""
+    return tuple(PropertyInfo(name, kind) for name, kind in rows if not _VECTOR.search(kind))

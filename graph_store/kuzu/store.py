@@ -78,6 +78,7 @@ class KuzuGraphStore(KuzuWriteMixin, KuzuIndexMixin, KuzuExploreMixin):
         self._readers_lock = threading.Lock()
         self._generation = 0
         self._fts_ready = False
+        self._checkpoint_attempts = 2
         self._vectors_ready = False
         self._vector_indexes: set[str] = set()
 
@@ -244,7 +245,15 @@ class KuzuGraphStore(KuzuWriteMixin, KuzuIndexMixin, KuzuExploreMixin):
             # A new version in the same transaction: caches keyed on it (retrieval projections)
             # can never pair old contents with a new version or the reverse.
             self._q("meta_set", key="graph_version", value=uuid.uuid4().hex)
-            conn.execute("COMMIT")
+            try:
+                conn.execute("COMMIT")
+            except RuntimeError as exc:
+                # Kùzu checkpoints inside COMMIT once the log is large; when that part fails the
+                # transaction is already committed, only not checkpointed.
+                raise StoreError(
+                    f"embedded graph: COMMIT failed ({exc}); the write may stand, unprotected "
+                    "from a kill until the next checkpoint"
+                ) from exc
         except BaseException:
             # Kùzu rolls back by itself when a statement fails inside the transaction.
             with contextlib.suppress(RuntimeError):
@@ -260,9 +269,21 @@ class KuzuGraphStore(KuzuWriteMixin, KuzuIndexMixin, KuzuExploreMixin):
         twice; a node deleted and re-created with the same id goes missing). With the log
         emptied at each commit, a kill leaves a log only when it lands inside a commit; the
         one such log Kùzu cannot replay is salvaged at the next open (kuzu_recovery.py).
-        Callers hold the write lock, so no reader transaction can hold the checkpoint up."""
-        with contextlib.suppress(RuntimeError):
-            self._require().execute("CHECKPOINT")
+        Callers hold the write lock, so no reader transaction can hold the checkpoint up.
+        Kùzu gives up on a checkpoint after waiting ~6 s for open transactions to leave; one
+        retry covers a straggler, then the failure is raised: the write is committed, but the
+        crash safety above no longer holds for it, which a caller must not learn from a kill."""
+        conn = self._require()
+        for attempt in range(1, self._checkpoint_attempts + 1):
+            try:
+                conn.execute("CHECKPOINT")
+                return
+            except RuntimeError as exc:
+                if attempt == self._checkpoint_attempts:
+                    raise StoreError(
+                        f"embedded graph: CHECKPOINT failed {attempt} time(s) ({exc}); what "
+                        "was committed stays in the write-ahead log, unprotected from a kill"
+                    ) from exc
 
     def refresh_indexes(self) -> None:
         """Rebuild full-text and vector indexes and, when the graph changed since the last run,

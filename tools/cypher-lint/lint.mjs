@@ -131,7 +131,7 @@ export function buildSchema(request) {
   return {
     defaultLanguage: version,
     labels: ['Document', 'Chunk', 'Entity', 'Alias', 'Meta'],
-    relationshipTypes: ['HAS_CHUNK', 'NEXT', 'MENTIONS', 'ALIAS_OF', 'RELATED', 'SAME_AS', 'REFERS_TO'],
+    relationshipTypes: ['HAS_CHUNK', 'NEXT', 'MENTIONS', 'ALIAS_OF', 'RELATED', 'SAME_AS'],
     functions: { [version]: registry(functions) },
     procedures: { [version]: registry(procedures) },
   };

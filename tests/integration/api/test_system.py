@@ -32,7 +32,7 @@ def test_stats_are_the_store_counts(demo_client: httpx.Client, demo_container: C
     assert stats.json()["documents"] == len(demo_files)
 
 
-def test_openapi_lists_every_route(demo_client: httpx.Client) -> None:
+def test_openapi_lists_every_route(demo_client: httpx.Client, demo_container: Container) -> None:
     spec = demo_client.get("/openapi.json").json()
     assert set(spec["paths"]) >= {
         "/healthz",
@@ -50,7 +50,14 @@ def test_openapi_lists_every_route(demo_client: httpx.Client) -> None:
         "/v1/paths",
         "/v1/cypher",
     }
-    assert "X-API-Key" in str(spec["components"]["securitySchemes"])
+    # The demo server has no keys, so its document claims no key scheme; one with keys does,
+    # and lists the 401 its routes then answer.
+    assert "securitySchemes" not in spec.get("components", {})
+    assert "401" not in spec["paths"]["/v1/stats"]["get"]["responses"]
+    keyed_settings = demo_container.settings.model_copy(update={"api_keys": "k-0123456789"})
+    keyed = create_app(keyed_settings, container=demo_container).openapi()
+    assert "X-API-Key" in str(keyed["components"]["securitySchemes"])
+    assert "401" in keyed["paths"]["/v1/stats"]["get"]["responses"]
     docs = demo_client.get("/docs")
     assert docs.status_code == 200 and "swagger" in docs.text.lower()
 

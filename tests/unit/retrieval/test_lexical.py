@@ -53,3 +53,26 @@ def test_top_orders_masks_and_drops_non_matches() -> None:
     mask = np.array([True, True, False])
     assert [i for i, _ in index.top("cat", 5, 1.2, 0.75, mask)] == [0]
     assert index.top("unknown words", 5, 1.2, 0.75) == []
+
+
+def test_length_normalisation_is_built_once_per_setting() -> None:
+    index = Bm25Index(DOCS)
+    first = index.norm(1.2, 0.75)
+    assert index.norm(1.2, 0.75) is first
+    assert index.norm(1.2, 0.5) is not first
+    # A query uses the cached vector: poisoning it changes the score, so none is rebuilt.
+    before = index.scores("cat", 1.2, 0.75)
+    index._norms[(1.2, 0.75)] = np.full(3, 1e9)
+    assert index.scores("cat", 1.2, 0.75)[0] < before[0]
+
+
+def test_cached_scores_equal_the_formula_on_every_query() -> None:
+    index = Bm25Index(DOCS)
+    lengths = np.array([3.0, 4.0, 5.0])
+    for k1, b in [(1.2, 0.75), (0.9, 0.4), (1.2, 0.75)]:
+        for term in ["cat", "sat", "the"]:
+            df = sum(term in tokenize(d) for d in DOCS)
+            tf = np.array([tokenize(d).count(term) for d in DOCS], dtype=float)
+            norm = k1 * (1 - b + b * lengths / lengths.mean())
+            want = idf(3, df) * tf * (k1 + 1) / (tf + norm)
+            np.testing.assert_allclose(index.scores(term, k1, b), want)
