@@ -20,9 +20,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from core.names import normalize_name
+from extraction.config import IngestSettings
 from extraction.facts import ChunkFacts, DocFacts, ExtractionStats
 from extraction.sync import Syncer
-from kg.settings import IngestSettings, Settings
+from kg.settings import Settings
 
 DIM = 8
 
