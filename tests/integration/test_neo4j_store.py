@@ -1,13 +1,13 @@
 """The Neo4j adapter's behaviour on a real server: the embedded adapter's tests plus GDS and the
-read-only guard. Runs whenever NEO4J_URI is set (NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE).
+read-only guard. The server is NEO4J_URI (NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE) or, when
+that is unset, a local Neo4j + GDS + APOC the session starts (tests/neo4j_local.py).
 
-The tests wipe the database they are pointed at, so they refuse (skip) a database that holds
-documents they did not write: use a throwaway server, e.g. `docker compose up neo4j`.
+The tests wipe the database they are pointed at, so they refuse (fail on) a database that holds
+documents they did not write: use a throwaway server.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -21,17 +21,12 @@ from graph_store.neo4j.store import Neo4jGraphStore
 from graph_store.port import GraphStore
 from retrieval.projection import Projection
 
-URI = os.environ.get("NEO4J_URI", "")
-USER = os.environ.get("NEO4J_USER", "neo4j")
-PASSWORD = os.environ.get("NEO4J_PASSWORD", "")
-DATABASE = os.environ.get("NEO4J_DATABASE", "neo4j")
+from tests.neo4j_local import DATABASE, PASSWORD, URI, USER
+
 DIM = 8
 PREFIX = "t-"  # every test document id starts with this; see the safety check below
 
-pytestmark = [
-    pytest.mark.neo4j,
-    pytest.mark.skipif(not URI, reason="NEO4J_URI is not set: no Neo4j server to test against"),
-]
+pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("neo4j_server")]
 
 
 def vec(i: int) -> tuple[float, ...]:
@@ -92,13 +87,13 @@ def _driver_run(text: str, **params: Any) -> list[Any]:
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _fresh_indexes() -> None:
+def _fresh_indexes(neo4j_server: str) -> None:
     foreign = _driver_run(
         "MATCH (d:Document) WHERE NOT d.id STARTS WITH $prefix RETURN count(d) AS n",
         prefix=PREFIX,
     )
     if foreign and foreign[0]["n"]:
-        pytest.skip(f"{URI} holds real documents; these tests wipe their database")
+        pytest.fail(f"{URI} holds real documents; these tests wipe their database", False)
     # Vector indexes keep the dimension they were created with: start from ours.
     for name in ("chunk_embedding", "entity_embedding"):
         _driver_run(f"DROP INDEX {name} IF EXISTS")
