@@ -144,7 +144,9 @@ class LocalNeo4j:
     # -- start-up -----------------------------------------------------------------------
     def _check_ready_to_start(self) -> None:
         lib, plugins = self.cfg.jars_dir / "lib", self.cfg.jars_dir / "plugins"
-        if not all(any((self.cfg.jars_dir / d).glob("*.jar")) for d in ("lib", "plugins", "plugin-lib")):
+        if not all(
+            any((self.cfg.jars_dir / d).glob("*.jar")) for d in ("lib", "plugins", "plugin-lib")
+        ):
             raise ConfigError(
                 f"no Neo4j jars in {lib} and {plugins}: run `make neo4j-jars` "
                 "(Maven resolves Neo4j, GDS and APOC from Maven Central)"
@@ -299,7 +301,11 @@ class LocalNeo4j:
 
     def _log_tail(self, lines: int = 30) -> str:
         texts = []
-        for f in (self.log_file, self.home / "logs" / "neo4j.log", self.home / "logs" / "debug.log"):
+        for f in (
+            self.log_file,
+            self.home / "logs" / "neo4j.log",
+            self.home / "logs" / "debug.log",
+        ):
             if f.exists():
                 tail = f.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:]
                 texts.append(f"--- {f} (last {len(tail)} lines)\n" + "\n".join(tail))

@@ -20,7 +20,6 @@ from graph_schema import Alias, Chunk, Document, DocumentGraph, Entity, Mention,
 from graph_store.neo4j.store import Neo4jGraphStore
 from graph_store.port import GraphStore
 from retrieval.projection import Projection
-
 from tests.neo4j_local import DATABASE, PASSWORD, URI, USER
 
 DIM = 8
