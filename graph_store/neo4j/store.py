@@ -229,7 +229,8 @@ class Neo4jGraphStore(Neo4jExploreMixin):
             # the caller, not something to retry.
             chunk_rows(g.chunks, self._dim)
             for e in g.entities:
-                entity_row(e, self._dim)
+                if e.embedding:  # none: one the graph has (see writes.replace_document)
+                    entity_row(e, self._dim)
 
         same_as = same_as_rows(graphs)
 

@@ -15,7 +15,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from core.errors import InputError, NotFoundError, ReadOnlyViolation, SchemaVersionError
+from core.errors import (
+    InputError,
+    NotFoundError,
+    ReadOnlyViolation,
+    SchemaVersionError,
+    StoreError,
+)
 from graph_schema import Alias, Chunk, Document, DocumentGraph, Entity, Mention, Relation
 from graph_store.neo4j.store import Neo4jGraphStore
 from graph_store.port import GraphStore
@@ -181,6 +187,24 @@ def test_shared_relation_keeps_evidence_of_remaining_document(store: Neo4jGraphS
     sub = store.neighbourhood("a", 1)
     assert len(sub.edges) == 1 and all(e.startswith("t-db-") for e in sub.edges[0].evidence)
     assert store.alias_targets(["a", "zz"]) == {"a": "a"}
+
+
+def test_stored_entity_without_embedding_keeps_its_own(store: Neo4jGraphStore) -> None:
+    """The resolver embeds only entities new to the graph; a stored one arrives bare (as on
+    re-ingesting a deleted document that shares entities with others)."""
+
+    def bare(g: DocumentGraph) -> DocumentGraph:
+        return g.model_copy(
+            update={"entities": tuple(e.model_copy(update={"embedding": ()}) for e in g.entities)}
+        )
+
+    store.upsert_documents([graph("da", ["x"], ["a", "b"], [("a", "b")])])
+    store.upsert_documents([bare(graph("db", ["y"], ["a"], []))])
+    assert store.counts().documents == 2
+    assert store.vector_search_entities(vec(len("a")), 1)[0].entity_id == "a"
+    with pytest.raises(StoreError, match="not in the graph"):
+        store.upsert_documents([bare(graph("dc", ["z"], ["c"], []))])
+    assert store.counts().documents == 2  # the failed write left nothing behind
 
 
 def test_vector_search_matches_brute_force(store: Neo4jGraphStore) -> None:
