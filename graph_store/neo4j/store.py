@@ -30,6 +30,7 @@ from graph_store.neo4j.rows import (
     check_relation_types,
     cosine_from_score,
     escape_lucene,
+    one_line,
     validated_hops,
 )
 from graph_store.port import MAX_HOPS
@@ -189,7 +190,7 @@ class Neo4jGraphStore(Neo4jExploreMixin):
                 text, dict(params), routing_=routing, database_=self._database
             )
         except self._errors() as exc:
-            raise StoreError(f"Neo4j query failed: {exc}") from exc
+            raise StoreError(f"Neo4j query failed: {one_line(exc)}") from exc
         return [list(r.values()) for r in records]
 
     def _read(self, name: str, **params: Any) -> list[list[Any]]:
@@ -210,7 +211,7 @@ class Neo4jGraphStore(Neo4jExploreMixin):
             with driver.session(database=self._database) as session:
                 session.execute_write(unit)
         except self._errors() as exc:
-            raise StoreError(f"Neo4j write failed: {exc}") from exc
+            raise StoreError(f"Neo4j write failed: {one_line(exc)}") from exc
         if self._gds.known_available():
             # Free the memory of projections of the old graph now; the write has committed,
             # so a failure here only delays the drop until the next projection is needed.
