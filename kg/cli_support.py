@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,6 +25,10 @@ from kg.settings import get_settings
 os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+# The Neo4j driver warns on stderr at each retry of a transaction ("Transaction failed and will
+# be retried in 3.6s ...", two lines each) while the server is away; the CLI says what failed
+# once, as its own error line, when the retries are spent.
+logging.getLogger("neo4j").setLevel(logging.ERROR)
 
 out = Console()
 err = Console(stderr=True)

@@ -18,6 +18,7 @@ from extraction.config import ChunkingSettings, ExtractionSettings, IngestSettin
 from extraction.sync_config import SyncSettings
 from graph_store.config import Neo4jSettings
 from kg.llm_server import LlmServerSettings
+from kg.neo4j_server import Neo4jServerSettings
 from llm.config import LlmSettings
 from retrieval.config import EmbeddingSettings, RetrievalSettings
 
@@ -37,6 +38,8 @@ class Settings(BaseSettings):
     chunking: ChunkingSettings = ChunkingSettings()
     ingest: IngestSettings = IngestSettings()
     neo4j: Neo4jSettings = Neo4jSettings()
+    # The local server `kg neo4j start` runs from the Maven-resolved jars (no Docker needed).
+    neo4j_server: Neo4jServerSettings = Neo4jServerSettings()
     llm: LlmSettings = LlmSettings()
     # The local server `kg llm serve` starts (KG_LLM_SERVER__*).
     llm_server: LlmServerSettings = LlmServerSettings()

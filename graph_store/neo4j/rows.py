@@ -33,6 +33,12 @@ class RankedNode:
     score: float
 
 
+def one_line(exc: BaseException) -> str:
+    """The driver's message on one line: its connection errors span two ("Couldn't connect
+    ...:\nFailed to establish ..."), and the CLI and the log print one line per error."""
+    return " ".join(str(exc).split())
+
+
 def escape_lucene(text: str) -> str:
     """User text as a Lucene query that matches its words, never its syntax."""
     escaped = _LUCENE_SPECIAL.sub(r"\\\1", text)

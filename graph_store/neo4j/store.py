@@ -30,6 +30,7 @@ from graph_store.neo4j.rows import (
     check_relation_types,
     cosine_from_score,
     escape_lucene,
+    one_line,
     validated_hops,
 )
 from graph_store.port import MAX_HOPS
@@ -189,7 +190,7 @@ class Neo4jGraphStore(Neo4jExploreMixin):
                 text, dict(params), routing_=routing, database_=self._database
             )
         except self._errors() as exc:
-            raise StoreError(f"Neo4j query failed: {exc}") from exc
+            raise StoreError(f"Neo4j query failed: {one_line(exc)}") from exc
         return [list(r.values()) for r in records]
 
     def _read(self, name: str, **params: Any) -> list[list[Any]]:
@@ -210,7 +211,7 @@ class Neo4jGraphStore(Neo4jExploreMixin):
             with driver.session(database=self._database) as session:
                 session.execute_write(unit)
         except self._errors() as exc:
-            raise StoreError(f"Neo4j write failed: {exc}") from exc
+            raise StoreError(f"Neo4j write failed: {one_line(exc)}") from exc
         if self._gds.known_available():
             # Free the memory of projections of the old graph now; the write has committed,
             # so a failure here only delays the drop until the next projection is needed.
@@ -229,7 +230,8 @@ class Neo4jGraphStore(Neo4jExploreMixin):
             # the caller, not something to retry.
             chunk_rows(g.chunks, self._dim)
             for e in g.entities:
-                entity_row(e, self._dim)
+                if e.embedding:  # none: one the graph has (see writes.replace_document)
+                    entity_row(e, self._dim)
 
         same_as = same_as_rows(graphs)
 
@@ -316,11 +318,17 @@ class Neo4jGraphStore(Neo4jExploreMixin):
         return [by_id[c] for c in chunk_ids if c in by_id]
 
     def vector_search_chunks(self, embedding: Sequence[float], k: int) -> list[ChunkHit]:
-        rows = self._read("vector_chunks", embedding=self._vec(embedding), k=max(1, k))
+        k = max(1, k)
+        rows = self._read(
+            "vector_chunks", embedding=self._vec(embedding), k=k, candidates=_candidates(k)
+        )
         return [to_chunk_hit(r, cosine_from_score(r[5])) for r in rows]
 
     def vector_search_entities(self, embedding: Sequence[float], k: int) -> list[EntityHit]:
-        rows = self._read("vector_entities", embedding=self._vec(embedding), k=max(1, k))
+        k = max(1, k)
+        rows = self._read(
+            "vector_entities", embedding=self._vec(embedding), k=k, candidates=_candidates(k)
+        )
         return [EntityHit(r[0], r[1], r[2], cosine_from_score(r[3])) for r in rows]
 
     def fulltext_chunks(self, query: str, k: int) -> list[ChunkHit]:
@@ -398,3 +406,9 @@ class Neo4jGraphStore(Neo4jExploreMixin):
             )
         except self._errors() as exc:
             raise StoreError(f"read-only query failed: {exc}") from exc
+
+
+def _candidates(k: int) -> int:
+    """How wide the approximate vector index searches for a top ``k``: 4k, at least 64 (see
+    cypher/neo4j/vector_chunks.cypher)."""
+    return max(4 * k, 64)
