@@ -31,27 +31,15 @@ _UNUSED = ("tok2vec", "tagger", "parser", "senter", "attribute_ruler", "lemmatiz
 _MAX_CHARS = 10**9
 _PARAGRAPH = re.compile(r"\n\s*\n")
 
-_blank: Any = None
-_blank_lock = threading.Lock()
-
-
-def _add_sentencizer(nlp: Any) -> None:
-    if "sentencizer" not in nlp.pipe_names:
-        nlp.add_pipe("sentencizer", first=True)
+# One pipeline per model and process: loading the trained one takes seconds, and every
+# container (each API request's, each test's) would otherwise pay it again.
+_loaded: dict[str, Any] = {}
+_load_lock = threading.Lock()
 
 
 def sentence_pipeline() -> Any:
-    """spaCy's English tokenizer and sentencizer, built once per process."""
-    global _blank
-    with _blank_lock:
-        if _blank is None:
-            import spacy
-
-            nlp = spacy.blank("en")
-            _add_sentencizer(nlp)
-            nlp.max_length = _MAX_CHARS
-            _blank = nlp
-        return _blank
+    """spaCy's English tokenizer and sentencizer: the pipeline ``split_sentences`` runs."""
+    return load_pipeline("")
 
 
 def split_sentences(text: str) -> list[str]:
@@ -74,12 +62,22 @@ def resolve_model(setting: str) -> str:
 
 
 def load_pipeline(model: str) -> Any:
-    """A fresh pipeline for extraction: blank English, or ``model`` (an installed package name
-    or a directory) with its NER only; the sentencizer first in both."""
+    """The extraction pipeline for ``model``, built on first use and shared: blank English for
+    ``""``, else ``model`` (an installed package name or a directory) with its NER only; the
+    sentencizer first in both. Read-only once built, so threads may share it."""
+    with _load_lock:
+        nlp = _loaded.get(model)
+        if nlp is None:
+            nlp = _loaded[model] = _build(model)
+        return nlp
+
+
+def _build(model: str) -> Any:
     import spacy
 
     if not model:
         nlp = spacy.blank("en")
+        nlp.max_length = _MAX_CHARS
     else:
         try:
             nlp = spacy.load(model, exclude=list(_UNUSED))
@@ -87,7 +85,8 @@ def load_pipeline(model: str) -> Any:
             raise ConfigError(
                 f"KG_EXTRACTION__SPACY_MODEL={model!r} is not an installed spaCy pipeline"
             ) from exc
-    _add_sentencizer(nlp)
+    if "sentencizer" not in nlp.pipe_names:
+        nlp.add_pipe("sentencizer", first=True)
     return nlp
 
 
