@@ -50,4 +50,7 @@ def acronym_matches(acronym: str, long_form: str) -> bool:
         return True
     # subsequence check over all initials, anchored at the first word
     it = iter(initials)
-    return bool(letters) and letters[0] == initials[0] and all(c in it for c in letters)
+    # A long form may have no word starting with a letter (a trained NER span like "1990s").
+    return (
+        bool(letters and initials) and letters[0] == initials[0] and all(c in it for c in letters)
+    )

@@ -1,4 +1,7 @@
-"""Sentence-aware chunking bounded by tokens, with sentence overlap between chunks."""
+"""Sentence-aware chunking bounded by tokens, with sentence overlap between chunks.
+
+Sentences are extraction's own (``extraction.nlp.split_sentences``: spaCy's sentencizer), so
+a chunk never cuts a sentence that extraction reads whole."""
 
 from __future__ import annotations
 
@@ -6,27 +9,16 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from extraction.nlp import split_sentences
+
 TokenCounter = Callable[[str], int]
 
-# A sentence ends at . ! ? (optionally followed by a closing quote/bracket) before whitespace
-# and an upper-case letter, digit or opening quote; paragraph breaks always end one.
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"'”’)\]]?\s+(?=[A-Z0-9\"'“‘(\[])")
-_PARAGRAPH = re.compile(r"\n\s*\n")
 _WORD = re.compile(r"\w+|[^\w\s]", re.UNICODE)
 
 
 def approx_tokens(text: str) -> int:
     """Word-piece estimate (words and punctuation, long words count extra) for no tokenizer."""
     return sum(1 + len(w) // 8 for w in _WORD.findall(text))
-
-
-def split_sentences(text: str) -> list[str]:
-    sentences: list[str] = []
-    for para in _PARAGRAPH.split(text):
-        para = " ".join(para.split())
-        if para:
-            sentences.extend(s.strip() for s in _SENTENCE_END.split(para) if s.strip())
-    return sentences
 
 
 @dataclass(frozen=True)
@@ -71,17 +63,37 @@ def _make(index: int, parts: list[tuple[str, int]]) -> TextChunk:
 
 
 def _split_long(sentence: str, max_tokens: int, count: TokenCounter) -> list[tuple[str, int]]:
-    out: list[tuple[str, int]] = []
-    words: list[str] = []
+    """Word runs of at most ``max_tokens``. Each distinct word is counted once and a run's
+    count is the sum of its words' (word-piece tokenizers split on whitespace first), so the
+    cost is linear in the sentence; each run is counted again whole, and halved in the rare
+    case a tokenizer joins across spaces and the sum undercounts it."""
+    sizes: dict[str, int] = {}
+    runs: list[list[str]] = [[]]
+    total = 0
     for word in sentence.split():
-        candidate = " ".join([*words, word])
-        if words and count(candidate) > max_tokens:
-            text = " ".join(words)
-            out.append((text, count(text)))
-            words = [word]
-        else:
-            words.append(word)
-    if words:
-        text = " ".join(words)
-        out.append((text, count(text)))
+        n = sizes.get(word)
+        if n is None:
+            n = sizes[word] = count(word)
+        if runs[-1] and total + n > max_tokens:
+            runs.append([])
+            total = 0
+        runs[-1].append(word)
+        total += n
+    out: list[tuple[str, int]] = []
+    for run in runs:
+        out.extend(_counted(run, max_tokens, count))
     return out
+
+
+def _counted(words: list[str], max_tokens: int, count: TokenCounter) -> list[tuple[str, int]]:
+    if not words:
+        return []
+    text = " ".join(words)
+    n = count(text)
+    if n <= max_tokens or len(words) == 1:
+        return [(text, n)]
+    half = len(words) // 2
+    return [*_counted(words[:half], max_tokens, count), *_counted(words[half:], max_tokens, count)]
+
+
+__all__ = ["TextChunk", "TokenCounter", "approx_tokens", "chunk_text", "split_sentences"]

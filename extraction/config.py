@@ -84,6 +84,10 @@ class ResolutionSettings(BaseModel):
 
 
 class ExtractionSettings(BaseModel):
+    # The trained spaCy pipeline whose NER joins the rules (extraction/nlp.py): "auto" for
+    # en_core_web_sm when installed (the default install has it), an installed package name or
+    # a pipeline directory, or "" for the rules alone on a blank English pipeline.
+    spacy_model: str = "auto"
     llm_enabled: bool = True
     entity_types: list[str] = Field(default_factory=lambda: list(DEFAULT_ENTITY_TYPES))
     relation_types: list[str] = Field(default_factory=lambda: list(DEFAULT_RELATION_TYPES))

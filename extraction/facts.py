@@ -62,9 +62,10 @@ class DocFacts:
         """Add another extractor's facts about the same document (same chunks)."""
         for key, surface in other.surfaces.items():
             self.surfaces.setdefault(key, surface)
-        # A typed schema beats the rule extractor's coarse kinds.
+        # A typed schema beats the rule extractor's coarse kinds and its NER labels; only the
+        # document's own subject keeps its kind.
         for key, kind in other.types.items():
-            if self.types.get(key) in (None, NAME, ACRONYM, CONCEPT):
+            if self.types.get(key) != SUBJECT:
                 self.types[key] = kind
         for key, text in other.descriptions.items():
             self.descriptions.setdefault(key, text)

@@ -4,8 +4,9 @@ Finds name spans (extraction/names.py), acronyms defined next to their long form
 introduced by apposition or by "known as / also called / formerly", typed relations from a few
 high-precision verb patterns (a lower-case noun phrase may be the object of some), and sentence
 co-occurrence. The result is keyed by normalised names; resolution to entity ids happens later,
-over the whole run and the graph's own aliases (extraction/resolution.py). When
-``KG_SPACY_MODEL`` names an installed trained pipeline, its NER spans are added too.
+over the whole run and the graph's own aliases (extraction/resolution.py). With a trained
+pipeline (``KG_EXTRACTION__SPACY_MODEL``; extraction/nlp.py), its NER adds the names the rules
+miss and types the ones they find. Sentences are extraction/nlp.py's, the same as chunking's.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, NamedTuple
 
 from core.names import acronym_matches, normalize_name
@@ -29,10 +31,11 @@ from extraction.facts import (
     RelationFact,
 )
 from extraction.names import ARTICLES, NameSpan, find_names, is_acronym
+from extraction.nlp import load_pipeline
 
 # Bump whenever the extraction output for the same text changes: stored documents written by
 # another version are re-extracted by the next ingest or sync.
-EXTRACTOR_VERSION = "spacy-rules-2"
+EXTRACTOR_VERSION = "spacy-rules-3"
 
 
 class Pattern(NamedTuple):
@@ -80,8 +83,20 @@ _MAX_NOUN_PHRASE = 5
 
 CO_OCCURRENCE_WEIGHT = 0.2  # low on purpose: a shared sentence is weak evidence of a relation
 MAX_NAMES_PER_SENTENCE = 8  # bounds co-occurrence pairs per sentence at 28
-# Trained-NER labels for quantities and times: values, not entities.
+# Trained-NER labels (OntoNotes) for quantities and times: values, not entities.
 _VALUE_LABELS = frozenset({"DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL"})
+# The other OntoNotes labels as the schema's default entity types (extraction/config.py); the
+# rest (NORP, PRODUCT, LANGUAGE) keep spaCy's label.
+_NER_TYPES = {
+    "PERSON": "PERSON",
+    "ORG": "ORGANIZATION",
+    "GPE": "LOCATION",
+    "LOC": "LOCATION",
+    "FAC": "LOCATION",
+    "EVENT": "EVENT",
+    "WORK_OF_ART": "WORK",
+    "LAW": "POLICY",
+}
 
 
 class SpacyRuleExtractor:
@@ -103,24 +118,7 @@ class SpacyRuleExtractor:
         # pipeline that has no sentence boundaries yet (concurrent API uploads did).
         with self._nlp_lock:
             if self._nlp is None:
-                import spacy
-
-                if self._trained_model:
-                    from core.errors import ConfigError
-
-                    try:
-                        # Lemmas and vectors are never read; disabling them keeps it cheap.
-                        nlp = spacy.load(self._trained_model, exclude=["lemmatizer"])
-                    except OSError as exc:
-                        raise ConfigError(
-                            f"KG_SPACY_MODEL={self._trained_model!r} is not an installed "
-                            "spaCy pipeline"
-                        ) from exc
-                else:
-                    nlp = spacy.blank("en")
-                if "sentencizer" not in nlp.pipe_names and "parser" not in nlp.pipe_names:
-                    nlp.add_pipe("sentencizer")
-                self._nlp = nlp
+                self._nlp = load_pipeline(self._trained_model)
             return self._nlp
 
     def extract_many(self, docs: Sequence[tuple[str, Sequence[str]]]) -> list[DocFacts]:
@@ -178,16 +176,28 @@ class SpacyRuleExtractor:
 
     def _spans(self, doc: Any, sent: Any) -> list[NameSpan]:
         spans = find_names(doc, sent.start, sent.end)
-        ents = [e for e in getattr(doc, "ents", ()) if sent.start <= e.start and e.end <= sent.end]
+        ents = [
+            e
+            for e in getattr(doc, "ents", ())
+            if sent.start <= e.start and e.end <= sent.end and e.label_ not in _VALUE_LABELS
+        ]
         if not ents:
             return spans
+        # A rule span NER also found ("the Eiffel Tower" and "Eiffel Tower" alike) takes NER's
+        # type, and is a name even as the weak single word after a sentence boundary.
+        labels = {normalize_name(e.text): e.label_ for e in ents}
+        for i, s in enumerate(spans):
+            label = labels.get(s.key)
+            if label is not None and s.kind != ACRONYM:
+                spans[i] = replace(s, kind=_NER_TYPES.get(label, label), weak=False)
         taken = {k for s in spans for k in range(s.start, s.end)}
         for ent in ents:
-            if ent.label_ in _VALUE_LABELS or any(k in taken for k in range(ent.start, ent.end)):
+            if any(k in taken for k in range(ent.start, ent.end)):
                 continue
             key = normalize_name(ent.text)
             if key:
-                spans.append(NameSpan(ent.start, ent.end, ent.text, key, ent.label_))
+                kind = _NER_TYPES.get(ent.label_, ent.label_)
+                spans.append(NameSpan(ent.start, ent.end, ent.text, key, kind))
         return sorted(spans, key=lambda s: s.start)
 
     # --- relations ------------------------------------------------------------

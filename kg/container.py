@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from core.errors import ConfigError
 from extraction.facts import Extractor
+from extraction.nlp import resolve_model
 from extraction.pipeline import Ingestor
 from extraction.spacy_rules import SpacyRuleExtractor
 from graph_store import GraphStore
@@ -48,7 +49,7 @@ def build_store(settings: Settings, embedder: Embedder) -> GraphStore:
 def build_extractor(settings: Settings) -> Extractor:
     """Rules always; rules plus the LLM when ``KG_LLM__BASE_URL`` and ``KG_LLM__MODEL`` are set
     (``KG_EXTRACTION__LLM_ENABLED=false`` keeps ingest on the rules alone)."""
-    rules = SpacyRuleExtractor(trained_model=settings.spacy_model)
+    rules = SpacyRuleExtractor(trained_model=resolve_model(settings.extraction.spacy_model))
     if not (settings.extraction.llm_enabled and settings.llm.configured):
         return rules
     from extraction.llm_cache import LlmCache

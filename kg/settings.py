@@ -33,7 +33,6 @@ class Settings(BaseSettings):
 
     data_dir: Path = Path(".kg")
     store: Literal["embedded", "neo4j"] = "embedded"
-    spacy_model: str = ""
     embedding: EmbeddingSettings = EmbeddingSettings()
     chunking: ChunkingSettings = ChunkingSettings()
     ingest: IngestSettings = IngestSettings()

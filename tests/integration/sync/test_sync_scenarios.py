@@ -61,7 +61,7 @@ class BrokenExtractor(BumpedExtractor):
         return f"{self._rules.version}+missing-model"
 
     def extract_many(self, docs: Sequence[tuple[str, Sequence[str]]]) -> list[DocFacts]:
-        raise ConfigError("KG_SPACY_MODEL='en_missing' is not an installed spaCy pipeline")
+        raise ConfigError("KG_EXTRACTION__SPACY_MODEL='en_x' is not an installed spaCy pipeline")
 
 
 def test_add_modify_delete_equals_clean_build(tmp_path: Path, embedder: Embedder) -> None:
@@ -127,7 +127,7 @@ def test_a_broken_extractor_does_not_empty_the_graph(tmp_path: Path, embedder: E
         broken = syncer.sync([src])
         assert len(broken.failed) == 8 and not broken.changed_anything
         assert {f.reason for f in broken.failed} == {
-            "ConfigError: KG_SPACY_MODEL='en_missing' is not an installed spaCy pipeline"
+            "ConfigError: KG_EXTRACTION__SPACY_MODEL='en_x' is not an installed spaCy pipeline"
         }
         # Only the first document went before the extractor was known to be broken.
         assert c.store.counts().documents == 7

@@ -11,6 +11,8 @@ def test_acronyms_match_initials_with_or_without_connectors() -> None:
     assert acronym_matches("NHCP", "Northdale Health and Care Partnership")
     assert acronym_matches("DHSW", "Department for Health and Social Wellbeing")
     assert not acronym_matches("ICSB", "Northdale Mental Health Trust")
+    # No word starts with a letter (a trained NER span): no match, and no IndexError.
+    assert not acronym_matches("UNESCO", "1990s")
 
 
 def test_ids_are_stable_and_chunk_ids_carry_the_document_prefix() -> None:
