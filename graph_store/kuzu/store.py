@@ -54,7 +54,6 @@ from graph_store.types import (
     ProjectionData,
     Subgraph,
 )
-from retrieval.projection import Projection
 
 _DELETE_BATCH = 500  # documents per delete transaction: bounds what one transaction holds
 
@@ -265,21 +264,15 @@ class KuzuGraphStore(KuzuWriteMixin, KuzuIndexMixin, KuzuExploreMixin):
             self._require().execute("CHECKPOINT")
 
     def refresh_indexes(self) -> None:
-        """Rebuild full-text and vector indexes and, when the graph changed since the last run,
-        global PageRank (Entity.pagerank, Document.authority) over the in-memory projection."""
+        """Rebuild the full-text and vector indexes after a run of writes. Authority is the
+        read model's to refresh (``GraphReadModel.refresh_authority``)."""
         with self._writing():
             self._ensure_vectors()
             self._ensure_fulltext()
-            version = self.graph_version()
-            if not version or self._meta("pagerank_version") != version:
-                data = self.projection_data()
-                entities, docs = Projection(data).authority(data)
-                self.set_pagerank(entities, docs)
-                # Authority is part of what retrieval caches, so it moves the version on.
-                fresh = uuid.uuid4().hex
-                self._q("meta_set", key="graph_version", value=fresh)
-                self._q("meta_set", key="pagerank_version", value=fresh)
-                self._checkpoint()
+
+    def authority_stale(self) -> bool:
+        version = self.graph_version()
+        return not version or self._meta("pagerank_version") != version
 
     def graph_version(self) -> str:
         """Changes with every committed write; empty for a graph never written."""
@@ -295,6 +288,11 @@ class KuzuGraphStore(KuzuWriteMixin, KuzuIndexMixin, KuzuExploreMixin):
             self._q_rows("entities_set_pagerank", rows)
             rows = [{"id": k, "score": float(v)} for k, v in doc_scores.items()]
             self._q_rows("documents_set_authority", rows)
+            # Authority is part of what retrieval caches, so it moves the version on.
+            fresh = uuid.uuid4().hex
+            self._q("meta_set", key="graph_version", value=fresh)
+            self._q("meta_set", key="pagerank_version", value=fresh)
+            self._checkpoint()
 
     # --- reads --------------------------------------------------------------
     def document_states(self, doc_ids: Sequence[str]) -> dict[str, DocumentState]:

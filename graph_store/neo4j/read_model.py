@@ -1,0 +1,231 @@
+"""The ``GraphReadModel`` port on Neo4j: the database does the graph work.
+
+Candidates come from the native vector index (``db.index.vector.queryNodes``) and the full-text
+index; entity linking reads alias keys and the entity vector index; personalized PageRank is
+``gds.pageRank.stream`` with weighted ``sourceNodes`` on a catalog graph named by graph version
+(dropped when stale, see gds.py); authority is GDS PageRank *written* to the graph after each
+ingest; relation paths are one Cypher hop at a time from the frontier. The process keeps no
+copy of the graph: memory stays flat as the graph grows.
+
+Needs the GDS plugin; without it the composition root uses the in-memory read model and says
+so in the log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from core.names import normalize_name
+from graph_store.neo4j.rows import cosine_from_score, escape_lucene, seed_rows
+from graph_store.neo4j.store import Neo4jGraphStore
+from graph_store.read_model import (
+    AliasMatch,
+    ChunkDetail,
+    EntityMatch,
+    PathHop,
+    ScoredChunk,
+)
+
+# Longest alias, in words, looked up as one n-gram of the question.
+MAX_ALIAS_WORDS = 10
+
+
+class Neo4jReadModel:
+    def __init__(self, store: Neo4jGraphStore) -> None:
+        self._store = store
+
+    def version(self) -> str:
+        return self._store.graph_version()
+
+    # --- candidates -------------------------------------------------------------
+    def dense_chunks(self, vector: Sequence[float], k: int) -> list[ScoredChunk]:
+        if k <= 0:
+            return []
+        return [
+            ScoredChunk(h.chunk_id, h.doc_id, h.score)
+            for h in self._store.vector_search_chunks(vector, k)
+        ]
+
+    def lexical_chunks(self, question: str, k: int) -> list[ScoredChunk]:
+        if k <= 0:
+            return []
+        return [
+            ScoredChunk(h.chunk_id, h.doc_id, h.score)
+            for h in self._store.fulltext_chunks(question, k)
+        ]
+
+    # --- entity linking inputs ------------------------------------------------------
+    def alias_matches(self, question: str) -> list[AliasMatch]:
+        """Every word n-gram of the question looked up as a normalised alias key in one
+        query; the longest spans win and overlapping shorter ones are dropped, as spaCy's
+        ``filter_spans`` does for the in-memory model."""
+        words = question.split()
+        spans: dict[str, tuple[int, int, str]] = {}
+        for i in range(len(words)):
+            for j in range(i + 1, min(len(words), i + MAX_ALIAS_WORDS) + 1):
+                text = " ".join(words[i:j])
+                key = normalize_name(text)
+                if key and key not in spans:
+                    spans[key] = (i, j, text)
+        if not spans:
+            return []
+        rows = self._store.query("read_alias_matches", keys=sorted(spans))
+        found = sorted({spans[r[0]] for r in rows}, key=lambda s: (-(s[1] - s[0]), s[0]))
+        taken: set[int] = set()
+        kept: set[tuple[int, int, str]] = set()
+        for span in found:
+            if not taken & set(range(span[0], span[1])):
+                kept.add(span)
+                taken.update(range(span[0], span[1]))
+        out: list[AliasMatch] = []
+        for key, entity_id, name, conf, degree in rows:
+            start, end, text = spans[key]
+            # A one-word lower-case match is a common word ("green"), not a name.
+            if (start, end, text) in kept and (end - start > 1 or text[:1].isupper()):
+                out.append(AliasMatch(text, start, end, entity_id, name, float(conf), int(degree)))
+        out.sort(key=lambda m: (m.start, m.entity_id))
+        return out
+
+    def nearest_entities(self, vector: Sequence[float], k: int) -> list[EntityMatch]:
+        if k <= 0:
+            return []
+        rows = self._store.query(
+            "read_vector_entities", k=int(k), embedding=[float(x) for x in vector]
+        )
+        return [EntityMatch(r[0], r[1], cosine_from_score(r[2]), int(r[3]), r[1]) for r in rows]
+
+    def fulltext_entities(self, question: str, k: int) -> list[EntityMatch]:
+        query = escape_lucene(question)
+        if not query or k <= 0:
+            return []
+        rows = self._store.query("read_fulltext_entities", query=query, k=int(k))
+        return [EntityMatch(r[0], r[1], float(r[2]), int(r[3]), r[4]) for r in rows]
+
+    def entity_names(self, entity_ids: Sequence[str]) -> dict[str, str]:
+        if not entity_ids:
+            return {}
+        return {r[0]: r[1] for r in self._store.query("read_entity_names", ids=list(entity_ids))}
+
+    # --- walks and authority --------------------------------------------------------
+    def personalized_pagerank(
+        self, seeds: Mapping[str, float], k: int, damping: float = 0.85
+    ) -> dict[str, float]:
+        ranked = self._store.gds.personalized_pagerank(seeds, k, damping=damping)
+        return {node.id: node.score for node in ranked}
+
+    def refresh_authority(self) -> bool:
+        """GDS PageRank written to the graph, documents' authority set from it in Cypher.
+        The graph version stays (authority is not projected and nothing here caches it), so
+        the catalog graph of this version is kept for the walks that follow."""
+        store = self._store
+        if not store.authority_stale():
+            return False
+        store.gds.write_pagerank()
+        store.mark_authority_current(store.graph_version())
+        return True
+
+    def authority_percentiles(self, entity_ids: Sequence[str]) -> dict[str, float]:
+        if not entity_ids:
+            return {}
+        rows = self._store.query("read_entity_percentiles", ids=list(entity_ids))
+        return {r[0]: (int(r[1]) / (int(r[2]) - 1) if int(r[2]) > 1 else 1.0) for r in rows}
+
+    # --- paths ----------------------------------------------------------------------
+    def relation_paths(
+        self,
+        sources: Mapping[str, float],
+        max_hops: int,
+        hop_decay: float = 0.8,
+        backward: float = 0.5,
+    ) -> dict[str, PathHop]:
+        """Hop-bounded cheapest paths as the in-memory model finds them (retrieval/
+        expansion.py): each round relaxes every edge at the frontier, an edge costing
+        ``2 - weight`` (weight clipped to [0, 1]); one Cypher query per hop."""
+        weights = {r["id"]: float(r["weight"]) for r in seed_rows(sources)}
+        if not weights:
+            return {}
+        names = self.entity_names(sorted(weights))
+        top = max(weights.values()) or 1.0
+        best: dict[str, PathHop] = {
+            e: PathHop(e, names[e], 0, None, "", True, w / top, 0.0)
+            for e, w in weights.items()
+            if e in names
+        }
+        frontier = sorted(best)
+        for _ in range(max_hops):
+            if not frontier:
+                break
+            offers: dict[str, PathHop] = {}
+            for a, b, b_name, rel, w, forward in self._store.query(
+                "read_relation_hop", ids=frontier
+            ):
+                here = best[a]
+                unit = min(1.0, max(0.0, float(w)))
+                cost = here.cost + 2.0 - unit
+                old = offers.get(b)
+                if old is not None and old.cost <= cost:
+                    continue
+                strength = here.strength * unit * (hop_decay if here.hops > 0 else 1.0)
+                strength *= 1.0 if forward else backward
+                offers[b] = PathHop(b, b_name, here.hops + 1, a, rel, bool(forward), strength, cost)
+            improved = {b: h for b, h in offers.items() if b not in best or h.cost < best[b].cost}
+            best.update(improved)
+            frontier = sorted(improved)
+        return best
+
+    def chunk_entities(self, chunk_ids: Sequence[str]) -> dict[str, dict[str, int]]:
+        if not chunk_ids:
+            return {}
+        out: dict[str, dict[str, int]] = {}
+        for chunk, entity, count in self._store.query("read_chunk_entities", ids=list(chunk_ids)):
+            out.setdefault(chunk, {})[entity] = int(count)
+        return out
+
+    def chunk_details(
+        self, chunk_ids: Sequence[str], vector: Sequence[float] | None = None
+    ) -> dict[str, ChunkDetail]:
+        if not chunk_ids:
+            return {}
+        rows = self._store.query(
+            "read_chunk_details",
+            ids=list(chunk_ids),
+            vector=None if vector is None else [float(x) for x in vector],
+        )
+        return {
+            r[0]: ChunkDetail(
+                r[0],
+                r[1],
+                r[2] or "",
+                r[3] or "",
+                int(r[4] or 0),
+                int(r[5] or 0),
+                cosine_from_score(r[6]) if r[6] is not None else 0.0,
+                float(r[7] or 0.0),
+                r[8],
+                r[9],
+                r[10],
+            )
+            for r in rows
+        }
+
+    def subject_chunks(self, entity_ids: Sequence[str]) -> dict[str, list[str]]:
+        if not entity_ids:
+            return {}
+        out: dict[str, list[str]] = {}
+        for entity, chunk in self._store.query("read_subject_chunks", ids=list(entity_ids)):
+            out.setdefault(entity, []).append(chunk)
+        return out
+
+    def entity_chunks(self, entity_ids: Sequence[str]) -> dict[str, list[str]]:
+        if not entity_ids:
+            return {}
+        out: dict[str, list[str]] = {}
+        for entity, chunk in self._store.query("read_entity_chunks", ids=list(entity_ids)):
+            out.setdefault(entity, []).append(chunk)
+        return out
+
+    def entity_vectors(self, entity_ids: Sequence[str]) -> dict[str, list[float]]:
+        if not entity_ids:
+            return {}
+        rows = self._store.query("read_entity_vectors", ids=list(entity_ids))
+        return {r[0]: [float(x) for x in r[1]] for r in rows if r[1] is not None}
