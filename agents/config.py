@@ -7,9 +7,11 @@ threshold: thresholds a tool compares against come from the corpus, never from h
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol
 
 from pydantic import BaseModel, Field
+
+from llm.config import LlmSettings
 
 Complexity = Literal["simple", "moderate", "complex"]
 
@@ -107,3 +109,16 @@ class AgentSettings(BaseModel):
     high_confidence_share: float = Field(default=0.5, ge=0.0, le=1.0)
     # Audit logs go to <data_dir>/audit unless set.
     audit_dir: Path | None = None
+
+
+class AgentHost(Protocol):
+    """What the agents read of the assembled settings (the shell's ``Settings``)."""
+
+    @property
+    def agent(self) -> AgentSettings: ...
+    @property
+    def llm(self) -> LlmSettings: ...
+    @property
+    def data_dir(self) -> Path: ...
+    @property
+    def api_keys(self) -> str: ...

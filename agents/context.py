@@ -18,7 +18,7 @@ from agents.config import AgentSettings, Complexity
 from agents.graph_reach import GraphReach
 from agents.models import LinkedEntity, Neighbour
 from graph_store.read_model import GraphReadModel
-from kg.settings import RetrievalSettings
+from retrieval.config import RetrievalSettings
 from retrieval.linking import link_entities as link_question
 
 

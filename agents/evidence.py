@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from agents.config import AgentSettings
 from agents.graph_reach import GraphReach
 from agents.models import EvidenceBundle, EvidenceItem, SubTask, Tag
-from retrieval.search import SearchResult
+from retrieval.search_types import SearchResult
 
 
 @dataclass

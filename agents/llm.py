@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from core.errors import KgError
 
 if TYPE_CHECKING:
-    from kg.settings import LlmSettings
+    from llm.config import LlmSettings
 
 # A Retry-After longer than this is treated as "give up now" rather than stalling a request.
 MAX_RETRY_AFTER_S = 60.0

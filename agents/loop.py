@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from agents.audit import AuditLog
 from agents.calls import LLMCaller
-from agents.config import AgentSettings
+from agents.config import AgentHost, AgentSettings
 from agents.context import complexity_of, iteration_budget, link_entities, neighbours
 from agents.critique import RoundFacts, critique
 from agents.evidence import EvidencePool
@@ -21,7 +21,6 @@ from agents.graph_reach import GraphReach
 from agents.models import Critique, QueryContext, SubTask, SubTaskPlan
 from agents.planner import plan
 from graph_store import GraphStore
-from kg.settings import Settings
 from retrieval.embedder import Embedder
 from retrieval.search import Searcher
 
@@ -31,9 +30,12 @@ OnEvent = Callable[[str, dict[str, Any]], None]
 class AgentContainer(Protocol):
     """What the loop needs from ``kg.container.Container`` (opened)."""
 
-    settings: Settings
-    embedder: Embedder
-    store: GraphStore
+    @property
+    def settings(self) -> AgentHost: ...
+    @property
+    def embedder(self) -> Embedder: ...
+    @property
+    def store(self) -> GraphStore: ...
 
     def searcher(self) -> Searcher: ...
 
@@ -64,7 +66,7 @@ def gather(
     searcher = searcher or container.searcher()
     model = searcher.model
     vector = container.embedder.embed([question])[0]
-    links = link_entities(model, question, vector, settings, container.settings.retrieval)
+    links = link_entities(model, question, vector, settings, searcher.settings)
     reach, ranked = neighbours(model, links.entities, settings)
     complexity = complexity_of(links.groups, settings)
     ctx = QueryContext(

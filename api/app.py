@@ -8,7 +8,7 @@ it runs.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from importlib.metadata import PackageNotFoundError, version
 
@@ -20,20 +20,27 @@ from api.deps import AppState
 from api.errors import install_error_handlers
 from api.routers import cypher, documents, entities, explorer, jobs, query, system
 from api.security import BodyLimitMiddleware, key_digests, require_api_key
-from kg.container import Container, build
-from kg.settings import Settings, get_settings
+from api.services import ApiHost, Services
+from core.errors import ConfigError
 
 
-def create_app(settings: Settings | None = None, *, container: Container | None = None) -> FastAPI:
+def create_app(
+    settings: ApiHost,
+    *,
+    container: Services | None = None,
+    build: Callable[[], Services] | None = None,
+) -> FastAPI:
     """The API. ``container``, when given, is used as it is — already opened, and closed by
-    the caller (tests share one across servers); otherwise one is built, opened and closed here.
+    the caller (tests share one across servers); otherwise ``build`` (the shell's composition
+    root) makes one, opened and closed here.
     """
-    settings = settings or get_settings()
+    if container is None and build is None:
+        raise ConfigError("create_app needs a container or a way to build one")
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # Loading the embedding model and opening the database block; keep the loop free.
-        state = await anyio.to_thread.run_sync(_start, settings, container)
+        state = await anyio.to_thread.run_sync(_start, settings, container, build)
         app.state.kg = state
         jobs.install(app, state.container, settings)
         try:
@@ -72,9 +79,13 @@ def create_app(settings: Settings | None = None, *, container: Container | None 
     return app
 
 
-def _start(settings: Settings, container: Container | None) -> AppState:
+def _start(
+    settings: ApiHost, container: Services | None, build: Callable[[], Services] | None
+) -> AppState:
     if container is None:
-        container = build(settings)
+        if build is None:  # create_app refuses this; kept for the type checker
+            raise ConfigError("create_app needs a container or a way to build one")
+        container = build()
         container.store.open()
         container.store.init_schema()
     return AppState(

@@ -1,6 +1,6 @@
 """HTTP API settings (``KG_API__*``).
 
-API keys are the top-level ``KG_API_KEYS`` (see ``kg.settings.Settings.api_keys``).
+API keys are the top-level ``KG_API_KEYS`` (assembled by the shell's settings).
 """
 
 from __future__ import annotations

@@ -8,10 +8,9 @@ from typing import Annotated
 from fastapi import Depends, Request
 
 from agents.llm import LLMClient
+from api.services import ApiHost, Services
 from core.errors import ConfigError
 from graph_store import GraphStore
-from kg.container import Container
-from kg.settings import Settings
 from retrieval.embedder import Embedder
 
 
@@ -19,8 +18,8 @@ from retrieval.embedder import Embedder
 class AppState:
     """Built once per process by the lifespan; routes only read it."""
 
-    settings: Settings
-    container: Container
+    settings: ApiHost
+    container: Services
     llm: LLMClient | None
     # SHA-256 of each accepted key: compared in constant time, and the keys themselves are not
     # kept where a debugging dump of the state would print them.
@@ -37,11 +36,11 @@ def get_state(request: Request) -> AppState:
 StateDep = Annotated[AppState, Depends(get_state)]
 
 
-def get_settings(state: StateDep) -> Settings:
+def get_settings(state: StateDep) -> ApiHost:
     return state.settings
 
 
-def get_container(state: StateDep) -> Container:
+def get_container(state: StateDep) -> Services:
     return state.container
 
 
@@ -57,8 +56,8 @@ def get_llm(state: StateDep) -> LLMClient | None:
     return state.llm
 
 
-SettingsDep = Annotated[Settings, Depends(get_settings)]
-ContainerDep = Annotated[Container, Depends(get_container)]
+SettingsDep = Annotated[ApiHost, Depends(get_settings)]
+ContainerDep = Annotated[Services, Depends(get_container)]
 StoreDep = Annotated[GraphStore, Depends(get_store)]
 EmbedderDep = Annotated[Embedder, Depends(get_embedder)]
 LlmDep = Annotated[LLMClient | None, Depends(get_llm)]

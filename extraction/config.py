@@ -6,6 +6,9 @@ are given in the environment as JSON (``KG_EXTRACTION__RELATION_TYPES='["LEADS",
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Protocol
+
 from pydantic import BaseModel, Field, field_validator
 
 from graph_schema.models import RELATION_TYPE_PATTERN
@@ -88,3 +91,37 @@ class ExtractionSettings(BaseModel):
         if bad:
             raise ValueError(f"entity types {bad} do not match {RELATION_TYPE_PATTERN.pattern}")
         return value
+
+
+class ChunkingSettings(BaseModel):
+    # MiniLM truncates at 256 word pieces; 200 leaves room for the overlap sentence.
+    max_tokens: int = Field(default=200, ge=16, le=8192)
+    overlap_sentences: int = Field(default=1, ge=0, le=5)
+
+
+class IngestSettings(BaseModel):
+    # Files above this are refused with a clear error instead of being read into memory.
+    max_file_bytes: int = Field(default=20 * 1024 * 1024, ge=1024)
+    # Documents committed per transaction during bulk ingest. A batch is all-or-nothing, so a
+    # crash never leaves a half-written document, and a dead call is redone whole by the next
+    # (extraction/run_markers.py), so the size costs nothing in recovery. Each commit
+    # checkpoints, which dominated writes at 64 (MuSiQue: 60 commits, 17 s); 256 measured
+    # best (94.6 -> 74.1 s whole ingest); at 1024 the embedding feed holds the model so long
+    # that resolution's name embeddings wait behind it (78.2 s).
+    batch_documents: int = Field(default=256, ge=1, le=10_000)
+    # Chunks are embedded as "title\ntext": a passage rarely repeats its document's name, yet
+    # questions ask by that name. Changing it re-embeds every document on the next sync.
+    embed_title: bool = True
+
+
+class IngestHost(Protocol):
+    """What the ingest pipeline reads of the assembled settings (the shell's ``Settings``)."""
+
+    @property
+    def data_dir(self) -> Path: ...
+    @property
+    def ingest(self) -> IngestSettings: ...
+    @property
+    def chunking(self) -> ChunkingSettings: ...
+    @property
+    def extraction(self) -> ExtractionSettings: ...

@@ -20,6 +20,7 @@ from pathlib import Path
 from core.errors import InputError
 from core.names import chunk_id, content_hash, doc_id
 from extraction.chunking import chunk_text
+from extraction.config import IngestHost
 from extraction.embed_feed import EmbeddingFeed, LockedEmbedder
 from extraction.facts import DocFacts, Extractor
 from extraction.loaders import SourceDocument, discover, load_file
@@ -28,7 +29,6 @@ from extraction.run_markers import RunMarkers
 from graph_schema import Chunk, Document, DocumentGraph
 from graph_store import GraphStore
 from graph_store.read_model import GraphReadModel
-from kg.settings import Settings
 from retrieval.embedder import Embedder
 from retrieval.read_model import InMemoryReadModel
 
@@ -94,7 +94,7 @@ class Ingestor:
         store: GraphStore,
         embedder: Embedder,
         extractor: Extractor,
-        settings: Settings,
+        settings: IngestHost,
         read_model: GraphReadModel | None = None,
     ) -> None:
         self._store = store

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from graph_store import GraphStore
-from kg.settings import RetrievalSettings
+from retrieval.config import RetrievalSettings
 from retrieval.expansion import Expansion, expand, explain
 from retrieval.filters import SearchFilters
 from retrieval.fusion import rrf
@@ -66,7 +66,7 @@ def graph_search(
     dense_rank = [int(i) for i in np.argsort(-np.where(allowed, dense, -np.inf))[:pool]]
     bm25 = _lexical(question, pool, index, store, settings, allowed, filters)
     fused = rrf([dense_rank, list(bm25)], settings.rrf_k, [1.0, settings.seed_bm25_weight])
-    linked = link_entities(question, query_vector, model, settings)
+    linked = link_entities(question, query_vector.tolist(), model, settings)
 
     proj = index.projection
     reset: dict[int, float] = {}

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from graph_store.read_model import ChunkDetail, GraphReadModel, PathHop
-from kg.settings import RetrievalSettings
+from retrieval.config import RetrievalSettings
 from retrieval.filters import SearchFilters
 from retrieval.fusion import rrf
 from retrieval.linking import link_entities, specificity

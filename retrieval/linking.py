@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from graph_store.read_model import GraphReadModel
-from kg.settings import RetrievalSettings
+from retrieval.config import RetrievalSettings
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ import numpy as np
 from core.errors import ConfigError
 from graph_store import ChunkHit, GraphStore
 from graph_store.read_model import GraphReadModel
-from kg.settings import RetrievalSettings
+from retrieval.config import RetrievalSettings
 from retrieval.embedder import Embedder
 from retrieval.filters import SearchFilters
 from retrieval.fusion import rrf
@@ -42,6 +42,10 @@ class Searcher:
         self._model: GraphReadModel = model or InMemoryReadModel(
             store, settings.bm25_k1, settings.bm25_b
         )
+
+    @property
+    def settings(self) -> RetrievalSettings:
+        return self._settings
 
     @property
     def model(self) -> GraphReadModel:
@@ -129,8 +133,8 @@ class Searcher:
         return [
             h
             for h in hits
-            if (m := docs.get(h.doc_id)) is not None
-            and filters.accepts(m.source, m.doc_type, m.date)
+            if (doc := docs.get(h.doc_id)) is not None
+            and filters.accepts(doc.source, doc.doc_type, doc.date)
         ]
 
     def _graph(

@@ -49,7 +49,7 @@ def delete_document(doc_id: str, container: ContainerDep) -> DeletedOut:
     if not known or not store.delete_document(doc_id):
         raise NotFoundError(f"no document with id {doc_id!r}")
     store.refresh_indexes()
-    container.read_model().refresh_authority()
+    container.searcher().model.refresh_authority()
     return DeletedOut(id=doc_id, title=known[0].title, deleted=True)
 
 

@@ -16,11 +16,10 @@ from fastapi import APIRouter, FastAPI, Query, Request, Response, status
 from pydantic import BaseModel
 
 from api.errors import Problem
+from api.services import ApiHost, Services
 from core.errors import ConfigError
 from extraction.jobs import Job, JobManager
 from extraction.sync import Syncer
-from kg.container import Container
-from kg.settings import Settings
 
 router = APIRouter(prefix="/v1", tags=["sync"])
 
@@ -77,7 +76,7 @@ def get_job(job_id: str, request: Request) -> Job:
     return get_jobs(request).get(job_id)
 
 
-def install(app: FastAPI, container: Container, settings: Settings) -> None:
+def install(app: FastAPI, container: Services, settings: ApiHost) -> None:
     """Create the job manager on ``app.state.jobs``; start the schedule when one is set."""
     syncer = Syncer(
         container.store,

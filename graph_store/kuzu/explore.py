@@ -12,7 +12,6 @@ from typing import Any, Protocol
 
 from core.errors import StoreError
 from graph_store import explore_core as core
-from graph_store import kuzu_guard
 from graph_store.explore_types import (
     EdgeInfo,
     EntityDetails,
@@ -21,6 +20,7 @@ from graph_store.explore_types import (
     SchemaDescription,
     TableInfo,
 )
+from graph_store.kuzu import guard as kuzu_guard
 from graph_store.types import ChunkHit, EntityHit
 
 # Tables the store keeps for itself (schema version, embedding model), not graph content.

@@ -123,7 +123,7 @@ class Neo4jExploreMixin:
     ) -> CypherAnswer:
         """neo4j-graphrag's Text2CypherRetriever writes the query; it runs only through
         ``run_read_only`` (ReadOnlyViolation for anything but a plain read)."""
-        from graph_store import graphrag
+        from graph_store.neo4j import graphrag
 
         def run(query: str) -> list[dict[str, Any]]:
             return self.run_read_only(query, timeout_s=timeout_s, max_rows=max_rows)
@@ -140,7 +140,7 @@ class Neo4jExploreMixin:
     def hybrid_search(self: _Neo4jHost, query: str, k: int, embedder: _Embeds) -> list[ChunkHit]:
         """Chunks by neo4j-graphrag's HybridCypherRetriever (vector and full-text indexes,
         scores normalised per side), an optional retrieval path on Neo4j."""
-        from graph_store import graphrag
+        from graph_store.neo4j import graphrag
 
         with self._hybrid_lock:
             built: tuple[Any, Any] | None = self._hybrid

@@ -21,8 +21,8 @@ from typing import Any, Self
 import cypher
 from core.errors import SchemaVersionError, StoreError
 from graph_schema import SCHEMA_VERSION, DocumentGraph
-from graph_store import neo4j_guard
-from graph_store import neo4j_writes as writes
+from graph_store.neo4j import guard as neo4j_guard
+from graph_store.neo4j import writes
 from graph_store.neo4j.explore import Neo4jExploreMixin
 from graph_store.neo4j.gds import Neo4jGds
 from graph_store.neo4j.rows import (
@@ -136,7 +136,7 @@ class Neo4jGraphStore(Neo4jExploreMixin):
         self._write("meta_set", key="embedding_model", value=self._model)
 
     def _check_vector_indexes(self) -> None:
-        from graph_store import graphrag
+        from graph_store.neo4j import graphrag
 
         try:
             dims = graphrag.vector_index_dimensions(self._require(), self._database)

@@ -25,6 +25,7 @@ def serve(
     import uvicorn
 
     from api.app import create_app
+    from kg.container import build
 
     settings = get_settings()
     bind_host = host or settings.api.host
@@ -32,7 +33,7 @@ def serve(
     out.print(f"kg-first API on http://{bind_host}:{bind_port} (explorer at /explore)")
     # One process only: the embedded store allows a single writer, and this server owns it.
     uvicorn.run(
-        create_app(settings),
+        create_app(settings, build=lambda: build(settings)),
         host=bind_host,
         port=bind_port,
         log_level=log_level,

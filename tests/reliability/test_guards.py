@@ -11,7 +11,7 @@ import pytest
 from api.app import create_app
 from bench.reliability.digest import graph_digest
 from kg.container import Container
-from kg.settings import LlmSettings
+from llm.config import LlmSettings
 from tests.fakes.openai_server import FakeOpenAIServer, Reply
 from tests.integration.api.live import live_client
 

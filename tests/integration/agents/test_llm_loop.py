@@ -12,7 +12,7 @@ from agents.config import AgentSettings
 from agents.llm import OpenAIChatClient
 from agents.orchestrator import answer
 from kg.container import Container
-from kg.settings import LlmSettings
+from llm.config import LlmSettings
 from tests.fakes.openai_server import FakeOpenAIServer, Reply
 from tests.integration.agents.conftest import Script, evidence_ids, evidence_texts
 

@@ -9,7 +9,7 @@ import httpx
 
 from api.app import create_app
 from kg.container import Container
-from kg.settings import LlmSettings
+from llm.config import LlmSettings
 from tests.fakes.openai_server import FakeOpenAIServer
 from tests.integration.api.conftest import assert_problem
 from tests.integration.api.live import live_server

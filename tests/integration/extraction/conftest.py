@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from kg.container import Container, build
-from kg.settings import LlmSettings, Settings
+from kg.settings import Settings
+from llm.config import LlmSettings
 from retrieval.embedder import SentenceTransformerEmbedder
 from tests.fakes.openai_server import FakeOpenAIServer
 

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from core.errors import StoreError
+from extraction.config import IngestSettings
 from extraction.loaders import SourceDocument
 from kg.container import Container, build
-from kg.settings import IngestSettings, Settings
+from kg.settings import Settings
 from retrieval.embedder import SentenceTransformerEmbedder
 
 # The first document writes "according" in lower case (and has a weak word of its own, so the

@@ -12,12 +12,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from extraction.config import IngestSettings
 from extraction.facts import Extractor
 from extraction.pipeline import Ingestor
 from extraction.sync import Syncer
 from graph_store import GraphStore
 from kg.container import Container, build
-from kg.settings import IngestSettings, Settings
+from kg.settings import Settings
 from retrieval.embedder import Embedder
 
 KG = [sys.executable, "-m", "kg.cli"]

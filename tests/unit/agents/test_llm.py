@@ -7,7 +7,7 @@ import time
 import pytest
 
 from agents.llm import LLMError, OpenAIChatClient, ToolCall, build_llm
-from kg.settings import LlmSettings
+from llm.config import LlmSettings
 from tests.fakes.openai_server import FakeOpenAIServer, Reply
 
 

@@ -1,0 +1,1 @@
+"""The LLM seam: settings, port and the OpenAI-compatible adapter. Imports only ``core``."""
