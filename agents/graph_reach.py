@@ -26,7 +26,10 @@ class GraphReach:
 
     @classmethod
     def of(cls, model: GraphReadModel, sources: Mapping[str, float], max_hops: int) -> GraphReach:
-        return cls(model, model.relation_paths(sources, max_hops) if sources else {})
+        # Strength is the plain product of relation weights (no decay per hop, no penalty for
+        # walking a relation backwards): the agent weighs what a path says, not its shape.
+        paths = model.relation_paths(sources, max_hops, hop_decay=1.0, backward=1.0)
+        return cls(model, paths if sources else {})
 
     def percentile(self, entity_id: str) -> float:
         return self._percentiles.get(entity_id, 0.0)

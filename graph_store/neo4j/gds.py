@@ -131,7 +131,8 @@ class Neo4jGds:
 
     def write_pagerank(self, damping: float = 0.85, max_iterations: int = ITERATIONS) -> int:
         """Global PageRank over the walk graph written to ``pagerank`` on every chunk and
-        entity (scaled to sum to 1, as the in-memory projection's); returns the nodes written."""
+        entity (scaled to sum to 1, as the in-memory projection's), documents linked to their
+        subjects (``ABOUT``) and given their authority; returns the nodes written."""
         self._require()
         name = self._walk_graph()
         if name is None:
@@ -143,7 +144,7 @@ class Neo4jGds:
             max_iterations=int(max_iterations),
         )
         written = int(rows[0][0]) if rows else 0
-        self._run("pagerank_normalise")
+        self._run("authority_write")
         return written
 
     def personalized_pagerank(

@@ -13,6 +13,7 @@ so in the log.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 from core.names import normalize_name
@@ -28,6 +29,28 @@ from graph_store.read_model import (
 
 # Longest alias, in words, looked up as one n-gram of the question.
 MAX_ALIAS_WORDS = 10
+# GDS 2.13 restarts a walk at unweighted ``sourceNodes``, so weighted seeds cost one walk per
+# distinct weight (gds_ppr_stream.cypher sums them). Weights are rounded onto a log scale of
+# this ratio (each seed within about 12 % of its weight): a question's 40 chunk seeds, whose
+# RRF weights span about 2.5x, and its dozen entities then cost a handful of walks.
+SEED_STEP = 1.25
+
+
+def quantize_seeds(seeds: Mapping[str, float], step: float = SEED_STEP) -> dict[str, float]:
+    """Seeds with their weights rounded onto levels ``step`` apart (log scale), each level's
+    weight the mean of its members' so that every level keeps its total."""
+    positive = {s: float(w) for s, w in seeds.items() if w > 0}
+    if not positive:
+        return {}
+    top = max(positive.values())
+    buckets: dict[int, list[str]] = {}
+    for s, w in positive.items():
+        buckets.setdefault(int(math.log(top / w) / math.log(step)), []).append(s)
+    out: dict[str, float] = {}
+    for members in buckets.values():
+        mean = sum(positive[s] for s in members) / len(members)
+        out.update(dict.fromkeys(members, mean))
+    return out
 
 
 class Neo4jReadModel:
@@ -41,9 +64,10 @@ class Neo4jReadModel:
     def dense_chunks(self, vector: Sequence[float], k: int) -> list[ScoredChunk]:
         if k <= 0:
             return []
+        # neo4j-graphrag's VectorCypherRetriever over the native vector index.
         return [
             ScoredChunk(h.chunk_id, h.doc_id, h.score)
-            for h in self._store.vector_search_chunks(vector, k)
+            for h in self._store.graphrag_vector_chunks(vector, k)
         ]
 
     def lexical_chunks(self, question: str, k: int) -> list[ScoredChunk]:
@@ -110,7 +134,8 @@ class Neo4jReadModel:
     def personalized_pagerank(
         self, seeds: Mapping[str, float], k: int, damping: float = 0.85
     ) -> dict[str, float]:
-        ranked = self._store.gds.personalized_pagerank(seeds, k, damping=damping)
+        grouped = quantize_seeds(seeds)
+        ranked = self._store.gds.personalized_pagerank(grouped, k, damping=damping)
         return {node.id: node.score for node in ranked}
 
     def refresh_authority(self) -> bool:

@@ -80,8 +80,8 @@ class Neo4jGraphStore(Neo4jExploreMixin):
         self._model = embedding_model
         self._driver: Any = None
         self._neo4j: Any = None
-        self._hybrid_lock = threading.Lock()
-        self._hybrid: tuple[Any, Any] | None = None
+        self._vector_lock = threading.Lock()
+        self._vector: Any = None
         # GDS runs on the writer: catalog graphs live in one server's memory.
         self._gds = Neo4jGds(self._write)
 
