@@ -14,7 +14,19 @@ DEMO_QUESTION ?= What are NMHT's priorities for the next 12 months?
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_VERBOSITY := error
 
-.PHONY: setup demo test lint bench clean reliability
+# Neo4j + GDS + APOC for the Neo4j tests: jars from Maven Central (tools/neo4j/pom.xml), a
+# throwaway server under .kg/test-neo4j on its own Bolt port (kg/neo4j_server.py).
+NEO4J_DIR := tools/neo4j
+NEO4J_STAMP := $(NEO4J_DIR)/lib/.resolved-stamp
+NEO4J_TEST_HOME ?= .kg/test-neo4j
+NEO4J_TEST_URI ?= bolt://127.0.0.1:7688
+NEO4J_TEST_PASSWORD ?= kg-first-test
+NEO4J_TEST_ENV = KG_NEO4J__URI=$(NEO4J_TEST_URI) KG_NEO4J__PASSWORD=$(NEO4J_TEST_PASSWORD) \
+  KG_NEO4J_SERVER__HTTP_PORT=0
+NEO4J_CLI = $(NEO4J_TEST_ENV) $(BIN)/kg neo4j
+TESTS ?= tests
+
+.PHONY: setup demo test lint bench clean reliability neo4j-jars neo4j-start neo4j-stop
 
 # The browser tests drive Debian's chromium, never a browser downloaded by Playwright.
 setup: $(STAMP) $(NODE_STAMP) $(EXPLORER_STAMP)
@@ -47,8 +59,29 @@ demo: setup
 	KG_DATA_DIR=$(DEMO_DIR) $(BIN)/kg stats
 	KG_DATA_DIR=$(DEMO_DIR) $(BIN)/kg ask "$(DEMO_QUESTION)"
 
-test: setup
-	$(BIN)/python -m pytest -q -p no:cacheprovider tests
+# The whole suite, the Neo4j tests against a real server: started first, stopped on any exit
+# (the trap), tests failing included.
+test: setup neo4j-jars
+	set -e; trap '$(NEO4J_CLI) stop --home $(NEO4J_TEST_HOME)' EXIT; \
+	$(NEO4J_CLI) start --home $(NEO4J_TEST_HOME); \
+	NEO4J_URI=$(NEO4J_TEST_URI) NEO4J_USER=neo4j NEO4J_PASSWORD=$(NEO4J_TEST_PASSWORD) \
+	  $(BIN)/python -m pytest -q -p no:cacheprovider $(TESTS)
+
+# Neo4j Community, GDS (open) and APOC core into tools/neo4j/{lib,plugins,plugin-lib}.
+neo4j-jars: $(NEO4J_STAMP)
+
+$(NEO4J_STAMP): $(NEO4J_DIR)/pom.xml $(wildcard $(NEO4J_DIR)/maven/*/pom.xml)
+	command -v mvn >/dev/null || { apt-get update -qq && apt-get install -y -qq maven; }
+	rm -rf $(NEO4J_DIR)/lib $(NEO4J_DIR)/plugins $(NEO4J_DIR)/plugin-lib
+	mvn -B -q -f $(NEO4J_DIR)/pom.xml package
+	touch $@
+
+# The test server by hand (e.g. to run single Neo4j tests with NEO4J_URI=$(NEO4J_TEST_URI)).
+neo4j-start: setup neo4j-jars
+	$(NEO4J_CLI) start --home $(NEO4J_TEST_HOME)
+
+neo4j-stop: setup
+	$(NEO4J_CLI) stop --home $(NEO4J_TEST_HOME)
 
 lint: setup
 	$(BIN)/ruff check .

@@ -17,6 +17,7 @@ from api.config import ApiSettings
 from extraction.config import ChunkingSettings, ExtractionSettings, IngestSettings
 from extraction.sync_config import SyncSettings
 from graph_store.config import Neo4jSettings
+from kg.neo4j_server import Neo4jServerSettings
 from llm.config import LlmSettings
 from retrieval.config import EmbeddingSettings, RetrievalSettings
 
@@ -36,6 +37,8 @@ class Settings(BaseSettings):
     chunking: ChunkingSettings = ChunkingSettings()
     ingest: IngestSettings = IngestSettings()
     neo4j: Neo4jSettings = Neo4jSettings()
+    # The local server `kg neo4j start` runs from the Maven-resolved jars (no Docker needed).
+    neo4j_server: Neo4jServerSettings = Neo4jServerSettings()
     llm: LlmSettings = LlmSettings()
     retrieval: RetrievalSettings = RetrievalSettings()
     extraction: ExtractionSettings = ExtractionSettings()

@@ -14,6 +14,7 @@ os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 from kg.container import Container, build
 from kg.settings import Settings
 from retrieval.embedder import SentenceTransformerEmbedder
+from tests import neo4j_local
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "demo"
@@ -57,3 +58,42 @@ def demo_container(
         yield c
     finally:
         c.store.close()
+
+
+@pytest.fixture(scope="session")
+def neo4j_server() -> Iterator[str]:
+    """The Bolt URI of a running Neo4j + GDS + APOC (see tests/neo4j_local.py); started here,
+    and stopped at the end of the session, when NEO4J_URI was not given."""
+    if not neo4j_local.STARTS_OWN:
+        _check_reachable(neo4j_local.URI)
+        yield neo4j_local.URI
+        return
+    from kg.neo4j_server import LocalNeo4j, Neo4jServerSettings
+
+    server = LocalNeo4j(
+        neo4j_local.LOCAL_HOME,
+        neo4j_local.URI,
+        neo4j_local.USER,
+        neo4j_local.PASSWORD,
+        Neo4jServerSettings(http_port=0),
+    )
+    was_running = server.status().running
+    try:
+        server.start()
+    except Exception as exc:  # a clear failure, never a skip
+        pytest.fail(f"could not start the test Neo4j server: {exc}", pytrace=False)
+    yield neo4j_local.URI
+    if not was_running:
+        server.stop()
+
+
+def _check_reachable(uri: str) -> None:
+    import neo4j
+
+    try:
+        with neo4j.GraphDatabase.driver(
+            uri, auth=(neo4j_local.USER, neo4j_local.PASSWORD)
+        ) as driver:
+            driver.verify_connectivity()
+    except Exception as exc:
+        pytest.fail(f"NEO4J_URI={uri} does not answer: {exc}", pytrace=False)

@@ -1,23 +1,34 @@
-// Seeds are (id, weight) rows naming chunks or entities; GDS takes [node, bias] pairs.
-// The total over all nodes comes along so that scores can be scaled to sum to 1.
+// Personalized PageRank from weighted seeds (chunk or entity ids). GDS 2.13's `sourceNodes`
+// takes nodes only ([node, bias] pairs came in later GDS releases: "Failed to parse
+// `sourceNodes` as a List of node IDs"), so seeds of equal weight share one walk and the walks
+// are summed, each scaled to sum to 1 and weighted by its share of the seed weight: PageRank is
+// linear in its restart vector, so this is the walk that restarts at the weighted seeds.
 UNWIND $seeds AS seed
 OPTIONAL MATCH (e:Entity {id: seed.id})
 OPTIONAL MATCH (c:Chunk {id: seed.id})
-WITH coalesce(e, c) AS node, seed.weight AS bias
-WHERE node IS NOT NULL
-WITH collect([node, bias]) AS sources
-WHERE size(sources) > 0
+WITH coalesce(e, c) AS node, toFloat(seed.weight) AS weight
+WHERE node IS NOT NULL AND weight > 0
+WITH weight, collect(DISTINCT node) AS sources
+WITH collect({weight: weight, sources: sources}) AS groups
+WITH groups, reduce(s = 0.0, g IN groups | s + g.weight * size(g.sources)) AS seed_total
+WHERE seed_total > 0
+UNWIND groups AS g
 CALL gds.pageRank.stream($graph_name, {
-  sourceNodes: sources,
+  sourceNodes: g.sources,
   relationshipWeightProperty: 'weight',
   dampingFactor: $damping,
   maxIterations: $max_iterations
 })
 YIELD nodeId, score
-WITH collect({node_id: nodeId, score: score}) AS ranked, sum(score) AS total
-UNWIND ranked AS r
-WITH r, total
-ORDER BY r.score DESC
+WITH g, seed_total, collect({node_id: nodeId, score: score}) AS walk, sum(score) AS walk_total
+WHERE walk_total > 0
+UNWIND walk AS r
+WITH r.node_id AS node_id,
+     sum(r.score / walk_total * g.weight * size(g.sources) / seed_total) AS score
+// GDS streams every node of the graph; those the walk never reaches are not results.
+WHERE score > 0
+ORDER BY score DESC
 LIMIT $k
-WITH gds.util.asNode(r.node_id) AS n, r.score AS score, total
-RETURN n.id, CASE WHEN n:Chunk THEN 'Chunk' ELSE 'Entity' END AS label, score, total
+WITH gds.util.asNode(node_id) AS n, score
+// The scores already sum to 1 over all nodes: the total is 1.
+RETURN n.id, CASE WHEN n:Chunk THEN 'Chunk' ELSE 'Entity' END AS label, score, 1.0 AS total

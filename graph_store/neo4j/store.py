@@ -229,7 +229,8 @@ class Neo4jGraphStore(Neo4jExploreMixin):
             # the caller, not something to retry.
             chunk_rows(g.chunks, self._dim)
             for e in g.entities:
-                entity_row(e, self._dim)
+                if e.embedding:  # none: one the graph has (see writes.replace_document)
+                    entity_row(e, self._dim)
 
         same_as = same_as_rows(graphs)
 
@@ -329,11 +330,17 @@ class Neo4jGraphStore(Neo4jExploreMixin):
         return [by_id[c] for c in chunk_ids if c in by_id]
 
     def vector_search_chunks(self, embedding: Sequence[float], k: int) -> list[ChunkHit]:
-        rows = self._read("vector_chunks", embedding=self._vec(embedding), k=max(1, k))
+        k = max(1, k)
+        rows = self._read(
+            "vector_chunks", embedding=self._vec(embedding), k=k, candidates=_candidates(k)
+        )
         return [to_chunk_hit(r, cosine_from_score(r[5])) for r in rows]
 
     def vector_search_entities(self, embedding: Sequence[float], k: int) -> list[EntityHit]:
-        rows = self._read("vector_entities", embedding=self._vec(embedding), k=max(1, k))
+        k = max(1, k)
+        rows = self._read(
+            "vector_entities", embedding=self._vec(embedding), k=k, candidates=_candidates(k)
+        )
         return [EntityHit(r[0], r[1], r[2], cosine_from_score(r[3])) for r in rows]
 
     def fulltext_chunks(self, query: str, k: int) -> list[ChunkHit]:
@@ -405,3 +412,9 @@ class Neo4jGraphStore(Neo4jExploreMixin):
             )
         except self._errors() as exc:
             raise StoreError(f"read-only query failed: {exc}") from exc
+
+
+def _candidates(k: int) -> int:
+    """How wide the approximate vector index searches for a top ``k``: 4k, at least 64 (see
+    cypher/neo4j/vector_chunks.cypher)."""
+    return max(4 * k, 64)

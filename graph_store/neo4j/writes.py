@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import cypher
+from core.errors import StoreError
 from graph_schema import DocumentGraph
 from graph_store.neo4j.rows import next_rows
 from graph_store.rows import alias_rows, chunk_rows, document_params, entity_row, relation_rows
@@ -72,7 +73,17 @@ def replace_document(tx: Any, graph: DocumentGraph, dim: int) -> None:
     tq_rows(tx, "chunks_merge", chunk_rows(graph.chunks, dim))
     tq_rows(tx, "next_merge", next_rows(graph.chunks))
     entities = {e.id: e for e in reversed(graph.entities)}  # the first occurrence wins
-    tq_rows(tx, "entities_merge", [entity_row(e, dim) for e in entities.values()])
+    # The resolver embeds only entities new to the graph (extraction/resolution.py): one the
+    # graph has comes without an embedding and keeps its own (entities_merge sets it on create
+    # only). Such an entity must exist; re-ingesting a deleted document's shared entities
+    # failed here with "has a 0-d embedding" before.
+    bare = sorted(i for i, e in entities.items() if not e.embedding)
+    if bare:
+        missing = set(bare) - {r[0] for r in tq(tx, "entities_existing", ids=bare)}
+        if missing:
+            raise StoreError(f"entity {min(missing)} is not in the graph and has no embedding")
+    rows = [entity_row(e, dim) for e in entities.values() if e.embedding]
+    tq_rows(tx, "entities_merge", rows)
     mentions = [
         {"chunk_id": m.chunk_id, "entity_id": m.entity_id, "count": m.count} for m in graph.mentions
     ]

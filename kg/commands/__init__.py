@@ -6,7 +6,7 @@ import typer
 
 
 def register_all(app: typer.Typer) -> None:
-    from kg.commands import ask, bench, serve, sync
+    from kg.commands import ask, bench, neo4j, serve, sync
 
-    for module in (ask, serve, sync, bench):
+    for module in (ask, serve, sync, bench, neo4j):
         module.register(app)

@@ -1,13 +1,13 @@
 """The Neo4j adapter's behaviour on a real server: the embedded adapter's tests plus GDS and the
-read-only guard. Runs whenever NEO4J_URI is set (NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE).
+read-only guard. The server is NEO4J_URI (NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE) or, when
+that is unset, a local Neo4j + GDS + APOC the session starts (tests/neo4j_local.py).
 
-The tests wipe the database they are pointed at, so they refuse (skip) a database that holds
-documents they did not write: use a throwaway server, e.g. `docker compose up neo4j`.
+The tests wipe the database they are pointed at, so they refuse (fail on) a database that holds
+documents they did not write: use a throwaway server.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -15,23 +15,23 @@ from typing import Any
 import numpy as np
 import pytest
 
-from core.errors import InputError, NotFoundError, ReadOnlyViolation, SchemaVersionError
+from core.errors import (
+    InputError,
+    NotFoundError,
+    ReadOnlyViolation,
+    SchemaVersionError,
+    StoreError,
+)
 from graph_schema import Alias, Chunk, Document, DocumentGraph, Entity, Mention, Relation
 from graph_store.neo4j.store import Neo4jGraphStore
 from graph_store.port import GraphStore
 from retrieval.projection import Projection
+from tests.neo4j_local import DATABASE, PASSWORD, URI, USER
 
-URI = os.environ.get("NEO4J_URI", "")
-USER = os.environ.get("NEO4J_USER", "neo4j")
-PASSWORD = os.environ.get("NEO4J_PASSWORD", "")
-DATABASE = os.environ.get("NEO4J_DATABASE", "neo4j")
 DIM = 8
 PREFIX = "t-"  # every test document id starts with this; see the safety check below
 
-pytestmark = [
-    pytest.mark.neo4j,
-    pytest.mark.skipif(not URI, reason="NEO4J_URI is not set: no Neo4j server to test against"),
-]
+pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("neo4j_server")]
 
 
 def vec(i: int) -> tuple[float, ...]:
@@ -92,13 +92,13 @@ def _driver_run(text: str, **params: Any) -> list[Any]:
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _fresh_indexes() -> None:
+def _fresh_indexes(neo4j_server: str) -> None:
     foreign = _driver_run(
         "MATCH (d:Document) WHERE NOT d.id STARTS WITH $prefix RETURN count(d) AS n",
         prefix=PREFIX,
     )
     if foreign and foreign[0]["n"]:
-        pytest.skip(f"{URI} holds real documents; these tests wipe their database")
+        pytest.fail(f"{URI} holds real documents; these tests wipe their database", False)
     # Vector indexes keep the dimension they were created with: start from ours.
     for name in ("chunk_embedding", "entity_embedding"):
         _driver_run(f"DROP INDEX {name} IF EXISTS")
@@ -187,6 +187,24 @@ def test_shared_relation_keeps_evidence_of_remaining_document(store: Neo4jGraphS
     sub = store.neighbourhood("a", 1)
     assert len(sub.edges) == 1 and all(e.startswith("t-db-") for e in sub.edges[0].evidence)
     assert store.alias_targets(["a", "zz"]) == {"a": "a"}
+
+
+def test_stored_entity_without_embedding_keeps_its_own(store: Neo4jGraphStore) -> None:
+    """The resolver embeds only entities new to the graph; a stored one arrives bare (as on
+    re-ingesting a deleted document that shares entities with others)."""
+
+    def bare(g: DocumentGraph) -> DocumentGraph:
+        return g.model_copy(
+            update={"entities": tuple(e.model_copy(update={"embedding": ()}) for e in g.entities)}
+        )
+
+    store.upsert_documents([graph("da", ["x"], ["a", "b"], [("a", "b")])])
+    store.upsert_documents([bare(graph("db", ["y"], ["a"], []))])
+    assert store.counts().documents == 2
+    assert store.vector_search_entities(vec(len("a")), 1)[0].entity_id == "a"
+    with pytest.raises(StoreError, match="not in the graph"):
+        store.upsert_documents([bare(graph("dc", ["z"], ["c"], []))])
+    assert store.counts().documents == 2  # the failed write left nothing behind
 
 
 def test_vector_search_matches_brute_force(store: Neo4jGraphStore) -> None:
@@ -304,6 +322,13 @@ def test_personalized_pagerank_matches_the_in_memory_projection(store: Neo4jGrap
     assert {r.id: r.score for r in ranked} == pytest.approx(
         {r.id: expected[r.id] for r in ranked}, abs=1e-3
     )
+    # Weighted seeds in two components: GDS 2.13 takes no per-seed bias, so the adapter sums
+    # one walk per seed weight (PageRank is linear in its restart vector); same scores.
+    seeds = {"a": 0.6, "b": 0.6, "z": 0.3}
+    mixed = store.personalized_pagerank(seeds, k=10)
+    expected = Projection(store.projection_data()).personalized(seeds)
+    assert {r.id for r in mixed} == set(expected)
+    assert {r.id: r.score for r in mixed} == pytest.approx(expected, abs=1e-3)
     assert store.personalized_pagerank({"missing": 1.0}, k=5) == []
 
 

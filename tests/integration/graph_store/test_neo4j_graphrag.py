@@ -1,5 +1,5 @@
 """neo4j-graphrag's hybrid retriever on a real Neo4j with the real embedder (384-d), the demo
-corpus ingested. Runs whenever NEO4J_URI is set; wipes that database like test_neo4j_store."""
+corpus ingested. Wipes its database like test_neo4j_store (same server)."""
 
 from __future__ import annotations
 
@@ -21,10 +21,7 @@ from tests.integration.test_neo4j_store import (
     _driver_run,
 )
 
-pytestmark = [
-    pytest.mark.neo4j,
-    pytest.mark.skipif(not URI, reason="NEO4J_URI is not set: no Neo4j server to test against"),
-]
+pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("neo4j_server")]
 
 
 def _drop_vector_indexes() -> None:
@@ -34,7 +31,9 @@ def _drop_vector_indexes() -> None:
 
 @pytest.fixture(scope="module")
 def demo_store(
-    embedder: SentenceTransformerEmbedder, tmp_path_factory: pytest.TempPathFactory
+    neo4j_server: str,
+    embedder: SentenceTransformerEmbedder,
+    tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[Neo4jGraphStore]:
     foreign = _driver_run(
         "MATCH (d:Document) WHERE NOT d.id STARTS WITH $prefix AND NOT d.uri STARTS WITH $demo "
@@ -43,7 +42,7 @@ def demo_store(
         demo=str(DEMO),
     )
     if foreign and foreign[0]["n"]:
-        pytest.skip(f"{URI} holds real documents; these tests wipe their database")
+        pytest.fail(f"{URI} holds real documents; these tests wipe their database", False)
     _driver_run("MATCH (n) DETACH DELETE n")
     _drop_vector_indexes()
     store = Neo4jGraphStore(URI, USER, PASSWORD, DATABASE, embedder.dimension, "minilm")
