@@ -1,8 +1,7 @@
 // After gds.pageRank.write: scale PageRank to sum to 1 over chunks and entities (as the
-// in-memory projection's), link each document to its subject, the entity its title names
-// (names compared case- and space-insensitively, as retrieval/projection.py does), and set
-// each document's authority: its subject's PageRank, else the mean over its chunks.
-CALL {
+// in-memory projection's) and set each document's authority: its subject's PageRank, else
+// the mean over its chunks.
+CALL () {
   MATCH (n) WHERE (n:Chunk OR n:Entity) AND n.pagerank IS NOT NULL
   RETURN sum(n.pagerank) AS total
 }
@@ -10,21 +9,7 @@ CALL (total) {
   MATCH (n) WHERE (n:Chunk OR n:Entity) AND n.pagerank IS NOT NULL AND total > 0
   SET n.pagerank = n.pagerank / total
 }
-CALL {
-  MATCH (:Document)-[r:ABOUT]->(:Entity)
-  DELETE r
-}
-CALL {
-  MATCH (e:Entity)
-  WITH apoc.text.regreplace(trim(toLower(e.name)), '\\s+', ' ') AS key, collect(e) AS named
-  WITH apoc.map.fromPairs(collect([key, named])) AS by_key
-  MATCH (d:Document)
-  WITH d, by_key[apoc.text.regreplace(trim(toLower(d.title)), '\\s+', ' ')] AS subjects
-  WHERE subjects IS NOT NULL
-  UNWIND subjects AS s
-  MERGE (d)-[:ABOUT]->(s)
-}
-CALL {
+CALL () {
   MATCH (d:Document)
   OPTIONAL MATCH (d)-[:ABOUT]->(s:Entity)
   WITH d, max(s.pagerank) AS subject

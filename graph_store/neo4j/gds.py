@@ -34,6 +34,9 @@ _WALK = "walk"
 # Chunk-to-chunk weight of NEXT edges in the walk graph; the in-memory projection's
 # ``retrieval.projection.NEXT_WEIGHT`` (a test keeps the two equal).
 NEXT_WEIGHT = 0.5
+# How much more a mention of a document's own subject weighs (``retrieval.projection.
+# SUBJECT_WEIGHT``; the same test keeps them equal).
+SUBJECT_WEIGHT = 3.0
 
 
 class Neo4jGds:
@@ -105,35 +108,21 @@ class Neo4jGds:
         return name if rows and rows[0][0] is not None else None
 
     def _walk_graph(self) -> str | None:
-        return self._projection(_WALK, "gds_project_ppr", next_weight=NEXT_WEIGHT)
+        return self._projection(
+            _WALK, "gds_project_ppr", next_weight=NEXT_WEIGHT, subject_weight=SUBJECT_WEIGHT
+        )
 
     # --- algorithms -------------------------------------------------------------
-    def pagerank(
-        self, damping: float = 0.85, max_iterations: int = ITERATIONS
-    ) -> tuple[dict[str, float], dict[str, float]]:
-        """Global PageRank over the chunk–entity graph: (chunk scores, entity scores), scaled
-        together to sum to 1 as the in-memory projection's are."""
-        self._require()
-        name = self._walk_graph()
-        if name is None:
-            return {}, {}
-        rows = self._run(
-            "gds_pagerank_stream",
-            graph_name=name,
-            damping=float(damping),
-            max_iterations=int(max_iterations),
-        )
-        total = sum(float(r[2]) for r in rows)
-        scale = 1.0 / total if total > 0 else 1.0
-        chunks = {str(r[1]): float(r[2]) * scale for r in rows if r[0] == "Chunk"}
-        entities = {str(r[1]): float(r[2]) * scale for r in rows if r[0] == "Entity"}
-        return chunks, entities
-
     def write_pagerank(self, damping: float = 0.85, max_iterations: int = ITERATIONS) -> int:
         """Global PageRank over the walk graph written to ``pagerank`` on every chunk and
         entity (scaled to sum to 1, as the in-memory projection's), documents linked to their
         subjects (``ABOUT``) and given their authority; returns the nodes written."""
         self._require()
+        # Subjects first: the walk graph weighs their mentions, so this version's catalog
+        # graph, if one was projected before the links changed, is projected again.
+        self._run("subjects_link")
+        for (stale,) in self._run("gds_graph_names", prefix=f"{_PREFIX}{_WALK}-v"):
+            self._run("gds_graph_drop", graph_name=stale)
         name = self._walk_graph()
         if name is None:
             return 0

@@ -76,6 +76,7 @@ def test_authority_is_subject_pagerank_or_chunk_mean() -> None:
 
 def test_gds_walk_graph_weights_match_the_projection() -> None:
     assert gds.NEXT_WEIGHT == projection.NEXT_WEIGHT
+    assert gds.SUBJECT_WEIGHT == projection.SUBJECT_WEIGHT
 
 
 def test_the_adapter_does_no_io_until_opened() -> None:
