@@ -274,6 +274,8 @@ class Neo4jGraphStore(Neo4jExploreMixin):
         rows = [{"id": k, "score": float(v)} for k, v in doc_scores.items()]
         if rows:
             self._write("documents_set_authority", rows=rows)
+        # Subjects as the GDS path links them, so that reads by subject work either way.
+        self._write("subjects_link")
         # Scores computed in memory are cached there per graph version, so they move the
         # version on (GDS-written authority does not: see Neo4jReadModel).
         fresh = self._write("graph_version_bump")[0][0]
