@@ -13,8 +13,10 @@ so in the log.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from core.names import normalize_name
 from graph_store.neo4j.rows import cosine_from_score, escape_lucene, seed_rows
@@ -53,6 +55,18 @@ def quantize_seeds(seeds: Mapping[str, float], step: float = SEED_STEP) -> dict[
     return out
 
 
+@functools.cache
+def _tokenizer() -> Any:
+    """spaCy's rule tokenizer (no model), as the in-memory alias matcher tokenises."""
+    import spacy
+
+    return spacy.blank("en")
+
+
+def _words(text: str) -> list[str]:
+    return [t.lower_ for t in _tokenizer().make_doc(text) if not t.is_space]
+
+
 class Neo4jReadModel:
     def __init__(self, store: Neo4jGraphStore) -> None:
         self._store = store
@@ -80,35 +94,48 @@ class Neo4jReadModel:
 
     # --- entity linking inputs ------------------------------------------------------
     def alias_matches(self, question: str) -> list[AliasMatch]:
-        """Every word n-gram of the question looked up as a normalised alias key in one
-        query; the longest spans win and overlapping shorter ones are dropped, as spaCy's
-        ``filter_spans`` does for the in-memory model."""
-        words = question.split()
-        spans: dict[str, tuple[int, int, str]] = {}
-        for i in range(len(words)):
-            for j in range(i + 1, min(len(words), i + MAX_ALIAS_WORDS) + 1):
-                text = " ".join(words[i:j])
+        """Every token n-gram of the question looked up by its normalised alias key in one
+        query, kept where its words are the alias's own (case aside), as the in-memory model's
+        PhraseMatcher does ("NMHT's priorities" is not the title "NMHT Priorities"); the
+        longest spans win and overlapping shorter ones are dropped."""
+        doc = _tokenizer().make_doc(question)
+        spans: dict[str, list[tuple[int, int, str]]] = {}
+        for i in range(len(doc)):
+            for j in range(i + 1, min(len(doc), i + MAX_ALIAS_WORDS) + 1):
+                text = doc[i:j].text
                 key = normalize_name(text)
-                if key and key not in spans:
-                    spans[key] = (i, j, text)
+                if key:
+                    spans.setdefault(key, []).append((i, j, text))
         if not spans:
             return []
         rows = self._store.query("read_alias_matches", keys=sorted(spans))
-        found = sorted({spans[r[0]] for r in rows}, key=lambda s: (-(s[1] - s[0]), s[0]))
+        hits: list[tuple[tuple[int, int, str], list[Any]]] = []
+        for row in rows:
+            key, name, alias = str(row[0]), str(row[2] or ""), str(row[5] or "")
+            for span in spans[key]:
+                words = _words(span[2])
+                if words in (_words(alias), _words(name)):
+                    hits.append((span, row))
+        order = sorted({span for span, _ in hits}, key=lambda s: (-(s[1] - s[0]), s[0]))
         taken: set[int] = set()
         kept: set[tuple[int, int, str]] = set()
-        for span in found:
+        for span in order:
             if not taken & set(range(span[0], span[1])):
                 kept.add(span)
                 taken.update(range(span[0], span[1]))
-        out: list[AliasMatch] = []
-        for key, entity_id, name, conf, degree in rows:
-            start, end, text = spans[key]
+        out: dict[tuple[int, str], AliasMatch] = {}
+        for (start, end, text), row in hits:
+            entity_id, name, conf, degree = str(row[1]), str(row[2] or ""), row[3], row[4]
+            if (start, end, text) not in kept:
+                continue
             # A one-word lower-case match is a common word ("green"), not a name.
-            if (start, end, text) in kept and (end - start > 1 or text[:1].isupper()):
-                out.append(AliasMatch(text, start, end, entity_id, name, float(conf), int(degree)))
-        out.sort(key=lambda m: (m.start, m.entity_id))
-        return out
+            if end - start == 1 and not (text[:1].isupper() or name == text):
+                continue
+            match = AliasMatch(text, start, end, entity_id, name, float(conf), int(degree))
+            old = out.get((start, entity_id))
+            if old is None or match.confidence > old.confidence:
+                out[(start, entity_id)] = match
+        return sorted(out.values(), key=lambda m: (m.start, m.entity_id))
 
     def nearest_entities(self, vector: Sequence[float], k: int) -> list[EntityMatch]:
         if k <= 0:
