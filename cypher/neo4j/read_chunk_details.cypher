@@ -1,7 +1,7 @@
 // Chunks with their document's metadata, the cosine with $vector (Neo4j's function gives the
 // same (1 + cos) / 2 as the index; the read model maps it back) and the document's authority
 // relative to the most central document.
-CALL {
+CALL () {
   MATCH (d:Document)
   RETURN max(coalesce(d.authority, 0.0)) AS top
 }

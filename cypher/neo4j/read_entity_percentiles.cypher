@@ -1,6 +1,6 @@
 // Each entity's stored PageRank as a rank share: how many entities rank lower, over all but
 // one (ties share their best rank). The range index on Entity.pagerank serves the count.
-CALL {
+CALL () {
   MATCH (e:Entity)
   RETURN count(e) AS total
 }

@@ -108,7 +108,7 @@ class Neo4jReadModel:
                     spans.setdefault(key, []).append((i, j, text))
         if not spans:
             return []
-        rows = self._store.query("read_alias_matches", keys=sorted(spans))
+        rows = self._store.read("read_alias_matches", keys=sorted(spans))
         hits: list[tuple[tuple[int, int, str], list[Any]]] = []
         for row in rows:
             key, name, alias = str(row[0]), str(row[2] or ""), str(row[5] or "")
@@ -140,7 +140,7 @@ class Neo4jReadModel:
     def nearest_entities(self, vector: Sequence[float], k: int) -> list[EntityMatch]:
         if k <= 0:
             return []
-        rows = self._store.query(
+        rows = self._store.read(
             "read_vector_entities", k=int(k), embedding=[float(x) for x in vector]
         )
         return [EntityMatch(r[0], r[1], cosine_from_score(r[2]), int(r[3]), r[1]) for r in rows]
@@ -149,13 +149,13 @@ class Neo4jReadModel:
         query = escape_lucene(question)
         if not query or k <= 0:
             return []
-        rows = self._store.query("read_fulltext_entities", query=query, k=int(k))
+        rows = self._store.read("read_fulltext_entities", query=query, k=int(k))
         return [EntityMatch(r[0], r[1], float(r[2]), int(r[3]), r[4]) for r in rows]
 
     def entity_names(self, entity_ids: Sequence[str]) -> dict[str, str]:
         if not entity_ids:
             return {}
-        return {r[0]: r[1] for r in self._store.query("read_entity_names", ids=list(entity_ids))}
+        return {r[0]: r[1] for r in self._store.read("read_entity_names", ids=list(entity_ids))}
 
     # --- walks and authority --------------------------------------------------------
     def personalized_pagerank(
@@ -179,7 +179,7 @@ class Neo4jReadModel:
     def authority_percentiles(self, entity_ids: Sequence[str]) -> dict[str, float]:
         if not entity_ids:
             return {}
-        rows = self._store.query("read_entity_percentiles", ids=list(entity_ids))
+        rows = self._store.read("read_entity_percentiles", ids=list(entity_ids))
         return {r[0]: (int(r[1]) / (int(r[2]) - 1) if int(r[2]) > 1 else 1.0) for r in rows}
 
     # --- paths ----------------------------------------------------------------------
@@ -208,7 +208,7 @@ class Neo4jReadModel:
             if not frontier:
                 break
             offers: dict[str, PathHop] = {}
-            for a, b, b_name, rel, w, forward in self._store.query(
+            for a, b, b_name, rel, w, forward in self._store.read(
                 "read_relation_hop", ids=frontier
             ):
                 here = best[a]
@@ -229,7 +229,7 @@ class Neo4jReadModel:
         if not chunk_ids:
             return {}
         out: dict[str, dict[str, int]] = {}
-        for chunk, entity, count in self._store.query("read_chunk_entities", ids=list(chunk_ids)):
+        for chunk, entity, count in self._store.read("read_chunk_entities", ids=list(chunk_ids)):
             out.setdefault(chunk, {})[entity] = int(count)
         return out
 
@@ -238,7 +238,7 @@ class Neo4jReadModel:
     ) -> dict[str, ChunkDetail]:
         if not chunk_ids:
             return {}
-        rows = self._store.query(
+        rows = self._store.read(
             "read_chunk_details",
             ids=list(chunk_ids),
             vector=None if vector is None else [float(x) for x in vector],
@@ -264,7 +264,7 @@ class Neo4jReadModel:
         if not entity_ids:
             return {}
         out: dict[str, list[str]] = {}
-        for entity, chunk in self._store.query("read_subject_chunks", ids=list(entity_ids)):
+        for entity, chunk in self._store.read("read_subject_chunks", ids=list(entity_ids)):
             out.setdefault(entity, []).append(chunk)
         return out
 
@@ -272,12 +272,12 @@ class Neo4jReadModel:
         if not entity_ids:
             return {}
         out: dict[str, list[str]] = {}
-        for entity, chunk in self._store.query("read_entity_chunks", ids=list(entity_ids)):
+        for entity, chunk in self._store.read("read_entity_chunks", ids=list(entity_ids)):
             out.setdefault(entity, []).append(chunk)
         return out
 
     def entity_vectors(self, entity_ids: Sequence[str]) -> dict[str, list[float]]:
         if not entity_ids:
             return {}
-        rows = self._store.query("read_entity_vectors", ids=list(entity_ids))
+        rows = self._store.read("read_entity_vectors", ids=list(entity_ids))
         return {r[0]: [float(x) for x in r[1]] for r in rows if r[1] is not None}

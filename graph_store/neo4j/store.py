@@ -285,13 +285,9 @@ class Neo4jGraphStore(Neo4jExploreMixin):
         """Record that stored authority was computed from graph ``version``."""
         self._write("meta_set", key="pagerank_version", value=version)
 
-    def query(self, name: str, **params: Any) -> list[list[Any]]:
+    def read(self, name: str, **params: Any) -> list[list[Any]]:
         """Run the named read query ``cypher/neo4j/<name>.cypher`` (for the read model)."""
         return self._read(name, **params)
-
-    def write_query(self, name: str, **params: Any) -> list[list[Any]]:
-        """Run a named query on the writer (GDS catalog graphs live there)."""
-        return self._write(name, **params)
 
     @property
     def gds(self) -> Neo4jGds:
