@@ -1,7 +1,7 @@
-"""neo4j-graphrag inside the Neo4j adapter: our chat model and embedder behind its ``LLMBase``
-and ``Embedder`` interfaces, its ``Text2CypherRetriever`` with the adapter's read-only guard
-in place of a plain run, its ``HybridCypherRetriever`` with our retrieval query, and its index
-look-up to check the vector indexes ``init_schema`` finds.
+"""neo4j-graphrag inside the Neo4j adapter: our chat model behind its ``LLMBase`` interface,
+its ``Text2CypherRetriever`` with the adapter's read-only guard in place of a plain run, its
+``VectorCypherRetriever`` with our retrieval query (the Neo4j read model's vector candidates),
+and its index look-up to check the vector indexes ``init_schema`` finds.
 
 The indexes themselves are created by ``cypher/neo4j/schema.cypher`` rather than the
 library's ``create_vector_index`` / ``create_fulltext_index``: those build the same statements
