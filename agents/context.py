@@ -1,25 +1,25 @@
 """The question in graph terms: linked entities, their strongest neighbours, its complexity.
 
-Linking matches every word n-gram of the normalised question against the graph's own alias
-vocabulary (exact keys, as entity resolution stored them); when nothing matches, the entity
-whose name embedding is nearest the question is taken if it is similar enough. Neighbours are
-ranked by authority reached through the graph (entity PageRank percentile x path strength).
-Offline complexity counts the distinct things the question names: matches whose spans
-overlap in the question ("NMHT" inside "NMHT priorities") are one thing.
+Linking is the project's one linker (``retrieval.linking``, the ``graph`` preset's): the
+graph's own alias vocabulary, then entity-embedding kNN, through the read model. The agent
+keeps the alias links when there are any, else the closest entity by name embedding if it is
+similar enough. Neighbours are ranked by authority reached through the graph (entity PageRank
+percentile x path strength) along the read model's relation paths. Offline complexity counts
+the distinct things the question names: matches whose spans overlap in the question ("NMHT"
+inside "NMHT priorities") are one thing.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from agents.config import AgentSettings, Complexity
-from agents.graph_view import GraphView, Hop
+from agents.graph_reach import GraphReach
 from agents.models import LinkedEntity, Neighbour
-from core.names import normalize_name
-from graph_store import GraphStore
-
-# Longest alias, in words, looked up as one n-gram; longer names are titles matched by embedding.
-MAX_ALIAS_WORDS = 10
+from graph_store.read_model import GraphReadModel
+from retrieval.config import RetrievalSettings
+from retrieval.linking import link_entities as link_question
 
 
 @dataclass(frozen=True)
@@ -29,42 +29,40 @@ class Links:
 
 
 def link_entities(
-    store: GraphStore,
-    view: GraphView,
+    model: GraphReadModel,
     question: str,
-    question_vector: list[float],
+    question_vector: Sequence[float],
     settings: AgentSettings,
+    retrieval: RetrievalSettings,
 ) -> Links:
-    words = normalize_name(question).split()
-    spans: dict[str, tuple[int, int]] = {}
-    for i in range(len(words)):
-        for j in range(i + 1, min(len(words), i + MAX_ALIAS_WORDS) + 1):
-            spans.setdefault(" ".join(words[i:j]), (i, j))
-    targets = store.alias_targets(sorted(spans))
-    matched: dict[str, tuple[int, int]] = {}
-    for key, entity_id in targets.items():
-        span = spans[key]
-        old = matched.get(entity_id)
-        if old is None or span[1] - span[0] > old[1] - old[0]:
-            matched[entity_id] = span
+    tuned = retrieval.model_copy(
+        update={
+            "link_min_similarity": settings.link_min_similarity,
+            "link_max_entities": max(retrieval.link_max_entities, settings.max_linked_entities),
+        }
+    )
+    found = link_question(question, question_vector, model, tuned)
+    named = [x for x in found if x.method != "embedding"]
     # Longer matches are more specific; order by span length, then first position.
-    order = sorted(matched, key=lambda e: (-(matched[e][1] - matched[e][0]), matched[e][0]))
-    order = order[: settings.max_linked_entities]
-    linked = [
-        LinkedEntity(entity_id=e, name=view.entity_name.get(e, e), score=1.0, method="alias")
-        for e in order
-    ]
-    groups = _span_groups([matched[e] for e in order])
-    if not linked:
-        for hit in store.vector_search_entities(question_vector, 1):
-            if hit.score >= settings.link_min_similarity:
-                linked.append(
-                    LinkedEntity(
-                        entity_id=hit.entity_id, name=hit.name, score=hit.score, method="embedding"
-                    )
-                )
-                groups = 1
-    return Links(linked, groups)
+    named.sort(key=lambda x: (-(x.span[1] - x.span[0]), x.span[0]) if x.span else (0, 0))
+    named = named[: settings.max_linked_entities]
+    if named:
+        linked = [
+            LinkedEntity(entity_id=x.entity_id, name=x.name, score=x.score, method="alias")
+            for x in named
+        ]
+        return Links(linked, _span_groups([x.span for x in named if x.span]))
+    best = max((x for x in found if x.method == "embedding"), key=lambda x: x.score, default=None)
+    if best is None:
+        return Links([], 0)
+    return Links(
+        [
+            LinkedEntity(
+                entity_id=best.entity_id, name=best.name, score=best.score, method="embedding"
+            )
+        ],
+        1,
+    )
 
 
 def _span_groups(spans: list[tuple[int, int]]) -> int:
@@ -78,23 +76,22 @@ def _span_groups(spans: list[tuple[int, int]]) -> int:
 
 
 def neighbours(
-    view: GraphView, linked: list[LinkedEntity], settings: AgentSettings
-) -> tuple[dict[str, Hop], list[Neighbour]]:
-    sources = {e.entity_id: e.score for e in linked if e.entity_id in view.entity_name}
-    reach = view.reach(sources, settings.max_hops)
+    model: GraphReadModel, linked: list[LinkedEntity], settings: AgentSettings
+) -> tuple[GraphReach, list[Neighbour]]:
+    sources = {e.entity_id: e.score for e in linked}
+    reach = GraphReach.of(model, sources, settings.max_hops)
     ranked: list[Neighbour] = []
-    for entity_id, hop in reach.items():
-        if hop.distance == 0:
+    for entity_id, hop in reach.reach.items():
+        if hop.hops == 0:
             continue
-        authority = view.entity_percentile.get(entity_id, 0.0) * hop.strength
         ranked.append(
             Neighbour(
                 entity_id=entity_id,
-                name=view.entity_name.get(entity_id, entity_id),
-                hops=hop.distance,
+                name=hop.name,
+                hops=hop.hops,
                 strength=hop.strength,
-                authority=authority,
-                path=view.path(reach, entity_id),
+                authority=reach.authority(entity_id),
+                path=reach.path(entity_id),
             )
         )
     ranked.sort(key=lambda n: (-n.authority, n.hops, n.name))

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from agents.config import AgentSettings
 from agents.evidence import EvidencePool
-from agents.graph_view import GraphView
+from agents.graph_reach import GraphReach
 from agents.models import Critique, QueryContext, SubTask
 from agents.planner import entity_query
 
@@ -35,23 +35,25 @@ def critique(
     ctx: QueryContext,
     tasks: list[SubTask],
     pool: EvidencePool,
-    view: GraphView,
+    reach: GraphReach,
     settings: AgentSettings,
     bridges: Sequence[tuple[str, str]] = (),
 ) -> Critique:
     evidence = pool.bundle()
     mentioned: set[str] = set()
+    reach.load([item.chunk_id for item in evidence.items])
     for item in evidence.items:
-        mentioned.update(view.chunk_entities.get(item.chunk_id, {}))
+        mentioned.update(reach.mentions(item.chunk_id))
     wanted = [e.entity_id for e in ctx.linked]
     entity_cov = _share(sum(e in mentioned for e in wanted), len(wanted))
     done = 0
+    reach.load(c for t in tasks for c in pool.retrieved_by(t.id))
     for t in tasks:
         got = pool.retrieved_by(t.id)
         if t.focus_entity_id is None:
             done += bool(got)
         else:
-            done += any(t.focus_entity_id in view.chunk_entities.get(c, {}) for c in got)
+            done += any(t.focus_entity_id in reach.mentions(c) for c in got)
     task_cov = _share(done, len(tasks))
     documents = len(evidence.documents())
     new_share = _share(len(facts.fresh), len(facts.retrieved))

@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from agents.config import AgentSettings
-from agents.graph_view import GraphView, Hop
+from agents.graph_reach import GraphReach
 from agents.models import EvidenceBundle, EvidenceItem, SubTask, Tag
-from retrieval.search import SearchResult
+from retrieval.search_types import SearchResult
 
 
 @dataclass
@@ -27,8 +27,7 @@ class _Seen:
 
 
 class EvidencePool:
-    def __init__(self, view: GraphView, reach: dict[str, Hop], settings: AgentSettings) -> None:
-        self._view = view
+    def __init__(self, reach: GraphReach, settings: AgentSettings) -> None:
         self._reach = reach
         self._settings = settings
         self._seen: dict[str, _Seen] = {}
@@ -56,13 +55,14 @@ class EvidencePool:
         return len(self._seen)
 
     def bundle(self) -> EvidenceBundle:
+        self._reach.load(self._seen)
         items = [self._item(s) for s in self._seen.values()]
         items.sort(key=lambda i: (-i.score, i.chunk_id))
         return EvidenceBundle(items=items)
 
     def tag(self, chunk_id: str) -> tuple[Tag, int | None, float, str | None]:
-        distance = self._view.chunk_distance(chunk_id, self._reach)
-        authority, entity = self._view.chunk_authority(chunk_id, self._reach)
+        distance = self._reach.chunk_distance(chunk_id)
+        authority, entity = self._reach.chunk_authority(chunk_id)
         if distance == 0:
             return "PRIMARY", distance, authority, entity
         if entity is not None and authority >= 1.0 - self._settings.strategic_top_share:
@@ -77,7 +77,7 @@ class EvidencePool:
             "STRATEGIC": self._settings.strategic_boost,
             "GENERAL": 1.0,
         }[tag]
-        path = self._view.path(self._reach, entity) if tag == "STRATEGIC" and entity else []
+        path = self._reach.path(entity) if tag == "STRATEGIC" and entity else []
         return EvidenceItem(
             chunk_id=hit.chunk_id,
             doc_id=hit.doc_id,
@@ -87,7 +87,7 @@ class EvidencePool:
             tag=tag,
             distance=distance,
             authority=authority,
-            authority_entity=self._view.entity_name.get(entity, entity) if entity else None,
+            authority_entity=self._reach.name(entity) if entity else None,
             subtask_ids=sorted(seen.best),
             first_iteration=seen.first_iteration,
             retrieval=dict(seen.best),

@@ -17,7 +17,7 @@ from agents.config import AgentHost, AgentSettings
 from agents.context import complexity_of, iteration_budget, link_entities, neighbours
 from agents.critique import RoundFacts, critique
 from agents.evidence import EvidencePool
-from agents.graph_view import VIEWS, GraphView
+from agents.graph_reach import GraphReach
 from agents.models import Critique, QueryContext, SubTask, SubTaskPlan
 from agents.planner import plan
 from graph_store import GraphStore
@@ -45,7 +45,7 @@ class Gathered:
     ctx: QueryContext
     plan: SubTaskPlan
     pool: EvidencePool
-    view: GraphView
+    reach: GraphReach
     tasks: list[SubTask]
     critiques: list[Critique] = field(default_factory=list)
     iterations: int = 0
@@ -63,11 +63,11 @@ def gather(
     k: int | None = None,
     searcher: Searcher | None = None,
 ) -> Gathered:
-    store = container.store
-    view = VIEWS.get(store)
+    searcher = searcher or container.searcher()
+    model = searcher.model
     vector = container.embedder.embed([question])[0]
-    links = link_entities(store, view, question, vector, settings)
-    reach, ranked = neighbours(view, links.entities, settings)
+    links = link_entities(model, question, vector, settings, searcher.settings)
+    reach, ranked = neighbours(model, links.entities, settings)
     complexity = complexity_of(links.groups, settings)
     ctx = QueryContext(
         run_id=audit.run_id,
@@ -102,11 +102,10 @@ def gather(
             ],
         },
     )
-    pool = EvidencePool(view, reach, settings)
+    pool = EvidencePool(reach, settings)
     out = Gathered(
-        ctx, the_plan, pool, view, list(the_plan.subtasks), warnings=list(the_plan.warnings)
+        ctx, the_plan, pool, reach, list(the_plan.subtasks), warnings=list(the_plan.warnings)
     )
-    searcher = searcher or container.searcher()
     per_query = k or settings.k_per_query
     preset = settings.preset or None
     round_tasks = list(the_plan.subtasks)
@@ -155,7 +154,7 @@ def gather(
             tokens_spent=caller.spent if caller else 0,
             token_budget=settings.max_tokens_total if caller else 0,
         )
-        verdict = critique(facts, ctx, out.tasks, pool, view, settings, out.bridges)
+        verdict = critique(facts, ctx, out.tasks, pool, reach, settings, out.bridges)
         out.critiques.append(verdict)
         audit.write("critique", **verdict.model_dump())
         emit(

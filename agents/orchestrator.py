@@ -264,9 +264,8 @@ def _offline_answer(
     def siblings(chunk_id: str) -> list[ChunkHit]:
         # Every chunk of the document, in order (ids carry the chunk index): a list the
         # question asks for is quoted whole even when retrieval found only part of it.
-        doc = g.view.chunk_doc.get(chunk_id)
-        ids = sorted(c for c, d in g.view.chunk_doc.items() if d == doc) if doc else []
-        return container.store.get_chunks(ids[: cfg.max_evidence]) if ids else []
+        hits = container.store.get_chunks([chunk_id])
+        return container.store.document_chunks(hits[0].doc_id)[: cfg.max_evidence] if hits else []
 
     ex = extractive_answer(
         question,

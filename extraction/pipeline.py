@@ -28,7 +28,9 @@ from extraction.resolution import Resolver
 from extraction.run_markers import RunMarkers
 from graph_schema import Chunk, Document, DocumentGraph
 from graph_store import GraphStore
+from graph_store.read_model import GraphReadModel
 from retrieval.embedder import Embedder
+from retrieval.read_model import InMemoryReadModel
 
 log = logging.getLogger(__name__)
 
@@ -95,8 +97,12 @@ class Ingestor:
         embedder: Embedder,
         extractor: Extractor,
         settings: IngestHost,
+        read_model: GraphReadModel | None = None,
     ) -> None:
         self._store = store
+        # Authority (global PageRank) is refreshed after each ingest by the read model that
+        # retrieval uses: GDS on Neo4j, the in-memory projection otherwise.
+        self._read_model = read_model or InMemoryReadModel(store)
         # One lock serialises the model between the background feed and name embeddings.
         self._embedder = LockedEmbedder(embedder)
         self._extractor = extractor
@@ -223,10 +229,15 @@ class Ingestor:
                 if progress:
                     progress("write", done, len(pending))
         with clock("refresh"):
-            self._store.refresh_indexes()
+            self.refresh()
         for purpose, seconds in self._embedder.seconds.items():
             spent = seconds - model_before.get(purpose, 0.0)
             report.model_seconds[purpose] = report.model_seconds.get(purpose, 0.0) + spent
+
+    def refresh(self) -> None:
+        """Bring indexes and authority up to date after writes."""
+        self._store.refresh_indexes()
+        self._read_model.refresh_authority()
 
     def _changed(self, sources: Sequence[SourceDocument], report: IngestReport) -> list[_Pending]:
         by_id: dict[str, _Pending] = {}

@@ -180,7 +180,7 @@ class Syncer:
             log.info("sync cancelled; indexes are refreshed by the next run")
         else:
             if run.dirty:
-                self._store.refresh_indexes()
+                self._ingestor.refresh()
                 run.report.refreshed = True
             self._marker.unlink(missing_ok=True)
             self._save_manifest(scan, run.report)

@@ -60,10 +60,14 @@ class GraphStore(GraphExplorer, Protocol):
 
     def refresh_indexes(self) -> None:
         """Bring derived indexes up to date after a run of writes (a no-op where the
-        database maintains them itself)."""
+        database maintains them itself). Authority is refreshed by the read model."""
 
     def set_pagerank(self, entity_scores: dict[str, float], doc_scores: dict[str, float]) -> None:
-        """Store authority scores computed over the graph."""
+        """Store authority scores computed over the graph (``Entity.pagerank``,
+        ``Document.authority``) and mark them current for this graph version."""
+
+    def authority_stale(self) -> bool:
+        """Whether the graph changed since authority was last stored."""
 
     # --- reads --------------------------------------------------------------
     def document_states(self, doc_ids: Sequence[str]) -> dict[str, DocumentState]: ...
@@ -79,6 +83,9 @@ class GraphStore(GraphExplorer, Protocol):
         """Documents whose id, uri or title equals ``key``."""
 
     def get_chunks(self, chunk_ids: Sequence[str]) -> list[ChunkHit]: ...
+
+    def document_chunks(self, doc_id: str) -> list[ChunkHit]:
+        """Every chunk of a document, in order (none for an unknown document)."""
 
     def vector_search_chunks(self, embedding: Sequence[float], k: int) -> list[ChunkHit]: ...
 

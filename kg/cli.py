@@ -83,6 +83,7 @@ def delete(
                 c.store.delete_document(d.id)
                 out.print(f"deleted {d.id} ({d.title})", highlight=False)
         c.store.refresh_indexes()
+        c.read_model().refresh_authority()
     if missing == len(keys):
         raise typer.Exit(1)
 

@@ -1,10 +1,11 @@
-"""Composition root: builds store, embedder and extractor from settings.
+"""Composition root: builds store, read model, embedder and extractor from settings.
 
 Nothing here does I/O; adapters connect when opened.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 
 from core.errors import ConfigError
@@ -13,9 +14,13 @@ from extraction.nlp import resolve_model
 from extraction.pipeline import Ingestor
 from extraction.spacy_rules import SpacyRuleExtractor
 from graph_store import GraphStore
+from graph_store.read_model import GraphReadModel
 from kg.settings import Settings
 from retrieval.embedder import Embedder, SentenceTransformerEmbedder
+from retrieval.read_model import InMemoryReadModel
 from retrieval.search import Searcher
+
+log = logging.getLogger(__name__)
 
 
 def build_embedder(settings: Settings) -> Embedder:
@@ -46,6 +51,25 @@ def build_store(settings: Settings, embedder: Embedder) -> GraphStore:
     raise ConfigError(f"unknown store {settings.store!r}")  # pragma: no cover - Literal
 
 
+def build_read_model(settings: Settings, store: GraphStore) -> GraphReadModel:
+    """Neo4j with GDS does the graph work itself; everywhere else (the embedded store, Neo4j
+    without GDS) the graph is projected into memory. Asks Neo4j whether GDS is there, so the
+    store must be open."""
+    memory = InMemoryReadModel(store, settings.retrieval.bm25_k1, settings.retrieval.bm25_b)
+    if settings.store != "neo4j":
+        return memory
+    from graph_store.neo4j.read_model import Neo4jReadModel
+    from graph_store.neo4j.store import Neo4jGraphStore
+
+    if isinstance(store, Neo4jGraphStore) and store.gds_available():
+        return Neo4jReadModel(store)
+    log.warning(
+        "Neo4j has no Graph Data Science plugin: retrieval projects the whole graph into this "
+        "process's memory (the in-memory read model)"
+    )
+    return memory
+
+
 def build_extractor(settings: Settings) -> Extractor:
     """Rules always; rules plus the LLM when ``KG_LLM__BASE_URL`` and ``KG_LLM__MODEL`` are set
     (``KG_EXTRACTION__LLM_ENABLED=false`` keeps ingest on the rules alone)."""
@@ -73,16 +97,28 @@ class Container:
     extractor: Extractor
 
     def ingestor(self) -> Ingestor:
-        return Ingestor(self.store, self.embedder, self.extractor, self.settings)
+        return Ingestor(self.store, self.embedder, self.extractor, self.settings, self.read_model())
 
     _searcher: Searcher | None = field(default=None, init=False, repr=False, compare=False)
+    _model: tuple[GraphStore, GraphReadModel] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
+
+    def read_model(self) -> GraphReadModel:
+        """One read model per store (the in-memory one holds the projection); chosen on first
+        use, when the store is open."""
+        if self._model is None or self._model[0] is not self.store:
+            self._model = (self.store, build_read_model(self.settings, self.store))
+        return self._model[1]
 
     def searcher(self) -> Searcher:
         """One searcher per container: it holds the graph preset's in-memory index, which
         must outlive a request. Rebuilt if the store or embedder was swapped."""
         s = self._searcher
         if s is None or s.store is not self.store or s.embedder is not self.embedder:
-            s = self._searcher = Searcher(self.store, self.embedder, self.settings.retrieval)
+            s = self._searcher = Searcher(
+                self.store, self.embedder, self.settings.retrieval, self.read_model()
+            )
         return s
 
 

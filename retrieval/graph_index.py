@@ -39,6 +39,7 @@ class GraphIndex:
         self.chunk_texts = data.chunk_texts if len(data.chunk_texts) == len(data.chunk_ids) else []
         self.entity_names = data.entity_names
         self.entity_types = data.entity_types
+        self.entity_pagerank = data.entity_pagerank
         dim = len(data.chunk_embeddings[0]) if data.chunk_embeddings else 0
         emb = np.asarray(data.chunk_embeddings, dtype=np.float32).reshape(-1, dim)
         norms = np.linalg.norm(emb, axis=1, keepdims=True)
@@ -71,11 +72,13 @@ class GraphIndex:
                 self.subject_docs.setdefault(ei, []).append(d)
         # Mentions per chunk, for explaining a result by the entities it shares with the query.
         self.chunk_entities: list[list[int]] = [[] for _ in data.chunk_ids]
-        for chunk, entity, _count in data.mentions:
+        self.chunk_mentions: list[list[int]] = [[] for _ in data.chunk_ids]  # counts, aligned
+        for chunk, entity, count in data.mentions:
             cpos = self.projection.chunk_pos.get(chunk)
             epos = self.entity_index.get(entity)
             if cpos is not None and epos is not None:
                 self.chunk_entities[cpos].append(epos)
+                self.chunk_mentions[cpos].append(int(count))
         self._relation_arrays(data)
         self.entity_chunks: list[list[int]] = [[] for _ in data.entity_ids]
         for ci, entities in enumerate(self.chunk_entities):

@@ -8,72 +8,49 @@ metadata filters apply to every preset.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
 
 from core.errors import ConfigError
 from graph_store import ChunkHit, GraphStore
+from graph_store.read_model import GraphReadModel
 from retrieval.config import RetrievalSettings
 from retrieval.embedder import Embedder
 from retrieval.filters import SearchFilters
 from retrieval.fusion import rrf
-from retrieval.graph_index import GraphIndexCache
 from retrieval.graph_search import graph_search
-from retrieval.linking import LinkedEntity
+from retrieval.graph_search_native import graph_search_native
+from retrieval.read_model import InMemoryReadModel
+from retrieval.search_types import Retrieval, SearchResult
 
 PRESETS: tuple[str, ...] = ("dense", "hybrid", "graph")
 
 
-@dataclass(frozen=True)
-class SearchResult:
-    chunk_id: str
-    doc_id: str
-    doc_title: str
-    text: str
-    score: float
-    components: dict[str, float] = field(default_factory=dict)
-    path: list[str] = field(default_factory=list)
-    tokens: int = 0
-
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "chunk_id": self.chunk_id,
-            "doc_id": self.doc_id,
-            "document_title": self.doc_title,
-            "text": self.text,
-            "score": self.score,
-            "components": self.components,
-            "path": self.path,
-        }
-
-
-@dataclass
-class Retrieval:
-    """Results plus what the graph preset learnt about the question on the way."""
-
-    preset: str
-    results: list[SearchResult] = field(default_factory=list)
-    linked: list[LinkedEntity] = field(default_factory=list)
-    bridges: list[tuple[str, str]] = field(default_factory=list)  # (entity id, name)
-
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "preset": self.preset,
-            "results": [r.as_dict() for r in self.results],
-            "linked_entities": [x.as_dict() for x in self.linked],
-            "bridge_entities": [{"entity_id": i, "name": n} for i, n in self.bridges],
-        }
-
-
 class Searcher:
-    """Thread-safe; the graph preset's in-memory index is rebuilt after any write."""
+    """Thread-safe. The graph preset asks the read model: in memory, one projection per graph
+    version (graph_search.py); elsewhere, per question (graph_search_native.py)."""
 
-    def __init__(self, store: GraphStore, embedder: Embedder, settings: RetrievalSettings) -> None:
+    def __init__(
+        self,
+        store: GraphStore,
+        embedder: Embedder,
+        settings: RetrievalSettings,
+        model: GraphReadModel | None = None,
+    ) -> None:
         self._store = store
         self._embedder = embedder
         self._settings = settings
-        self._cache = GraphIndexCache(store)
+        self._model: GraphReadModel = model or InMemoryReadModel(
+            store, settings.bm25_k1, settings.bm25_b
+        )
+
+    @property
+    def settings(self) -> RetrievalSettings:
+        return self._settings
+
+    @property
+    def model(self) -> GraphReadModel:
+        """The read model the graph preset (and the agent loop) asks of the graph."""
+        return self._model
 
     @property
     def store(self) -> GraphStore:
@@ -143,19 +120,31 @@ class Searcher:
     def _keep(self, hits: list[ChunkHit], filters: SearchFilters | None) -> list[ChunkHit]:
         if filters is None or not filters.active:
             return hits
-        docs = self._cache.get().docs
+        if not isinstance(self._model, InMemoryReadModel):
+            # The store's indexes know no metadata: ask for the hits' documents' metadata.
+            meta = self._model.chunk_details([h.chunk_id for h in hits])
+            return [
+                h
+                for h in hits
+                if (m := meta.get(h.chunk_id)) is not None
+                and filters.accepts(m.source, m.doc_type, m.date)
+            ]
+        docs = self._model.index().docs
         return [
             h
             for h in hits
-            if (m := docs.get(h.doc_id)) is not None
-            and filters.accepts(m.source, m.doc_type, m.date)
+            if (doc := docs.get(h.doc_id)) is not None
+            and filters.accepts(doc.source, doc.doc_type, doc.date)
         ]
 
     def _graph(
         self, question: str, vector: np.ndarray, k: int, filters: SearchFilters | None
     ) -> Retrieval:
-        index = self._cache.get()
-        outcome = graph_search(question, vector, k, index, self._store, self._settings, filters)
+        model = self._model
+        if not isinstance(model, InMemoryReadModel):
+            return graph_search_native(question, vector, k, model, self._settings, filters)
+        index = model.index()
+        outcome = graph_search(question, vector, k, model, self._settings, filters)
         ids = [index.chunk_ids[h.chunk_index] for h in outcome.hits]
         # The index holds this graph version's texts: no store round trip for the results.
         chunks = (

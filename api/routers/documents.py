@@ -42,12 +42,14 @@ def list_documents(
 
 
 @router.delete("/documents/{doc_id}")
-def delete_document(doc_id: str, store: StoreDep) -> DeletedOut:
+def delete_document(doc_id: str, container: ContainerDep) -> DeletedOut:
     """Delete a document with its chunks, mentions and the entities nothing else mentions."""
+    store = container.store
     known = [d for d in store.find_documents(doc_id) if d.id == doc_id]
     if not known or not store.delete_document(doc_id):
         raise NotFoundError(f"no document with id {doc_id!r}")
     store.refresh_indexes()
+    container.searcher().model.refresh_authority()
     return DeletedOut(id=doc_id, title=known[0].title, deleted=True)
 
 

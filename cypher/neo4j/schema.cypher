@@ -8,6 +8,8 @@ CREATE CONSTRAINT alias_normalized IF NOT EXISTS FOR (a:Alias) REQUIRE a.normali
 CREATE CONSTRAINT meta_key IF NOT EXISTS FOR (m:Meta) REQUIRE m.key IS UNIQUE;
 CREATE INDEX document_uri IF NOT EXISTS FOR (d:Document) ON (d.uri);
 CREATE INDEX document_title IF NOT EXISTS FOR (d:Document) ON (d.title);
+CREATE INDEX entity_name IF NOT EXISTS FOR (e:Entity) ON (e.name);
+CREATE INDEX entity_pagerank IF NOT EXISTS FOR (e:Entity) ON (e.pagerank);
 CREATE VECTOR INDEX chunk_embedding IF NOT EXISTS FOR (c:Chunk) ON c.embedding
 OPTIONS {indexConfig: {`vector.dimensions`: $dim, `vector.similarity_function`: 'cosine'}};
 CREATE VECTOR INDEX entity_embedding IF NOT EXISTS FOR (e:Entity) ON e.embedding

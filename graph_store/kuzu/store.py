@@ -54,7 +54,6 @@ from graph_store.types import (
     ProjectionData,
     Subgraph,
 )
-from retrieval.projection import Projection
 
 _DELETE_BATCH = 500  # documents per delete transaction: bounds what one transaction holds
 
@@ -286,21 +285,15 @@ class KuzuGraphStore(KuzuWriteMixin, KuzuIndexMixin, KuzuExploreMixin):
                     ) from exc
 
     def refresh_indexes(self) -> None:
-        """Rebuild full-text and vector indexes and, when the graph changed since the last run,
-        global PageRank (Entity.pagerank, Document.authority) over the in-memory projection."""
+        """Rebuild the full-text and vector indexes after a run of writes. Authority is the
+        read model's to refresh (``GraphReadModel.refresh_authority``)."""
         with self._writing():
             self._ensure_vectors()
             self._ensure_fulltext()
-            version = self.graph_version()
-            if not version or self._meta("pagerank_version") != version:
-                data = self.projection_data()
-                entities, docs = Projection(data).authority(data)
-                self.set_pagerank(entities, docs)
-                # Authority is part of what retrieval caches, so it moves the version on.
-                fresh = uuid.uuid4().hex
-                self._q("meta_set", key="graph_version", value=fresh)
-                self._q("meta_set", key="pagerank_version", value=fresh)
-                self._checkpoint()
+
+    def authority_stale(self) -> bool:
+        version = self.graph_version()
+        return not version or self._meta("pagerank_version") != version
 
     def graph_version(self) -> str:
         """Changes with every committed write; empty for a graph never written."""
@@ -316,6 +309,11 @@ class KuzuGraphStore(KuzuWriteMixin, KuzuIndexMixin, KuzuExploreMixin):
             self._q_rows("entities_set_pagerank", rows)
             rows = [{"id": k, "score": float(v)} for k, v in doc_scores.items()]
             self._q_rows("documents_set_authority", rows)
+            # Authority is part of what retrieval caches, so it moves the version on.
+            fresh = uuid.uuid4().hex
+            self._q("meta_set", key="graph_version", value=fresh)
+            self._q("meta_set", key="pagerank_version", value=fresh)
+            self._checkpoint()
 
     # --- reads --------------------------------------------------------------
     def document_states(self, doc_ids: Sequence[str]) -> dict[str, DocumentState]:
@@ -354,6 +352,9 @@ class KuzuGraphStore(KuzuWriteMixin, KuzuIndexMixin, KuzuExploreMixin):
         rows = self._q("chunks_get", ids=list(chunk_ids))
         by_id = {r[0]: to_chunk_hit(r, 0.0) for r in rows}
         return [by_id[c] for c in chunk_ids if c in by_id]
+
+    def document_chunks(self, doc_id: str) -> list[ChunkHit]:
+        return [to_chunk_hit(r, 0.0) for r in self._q("document_chunks", id=doc_id)]
 
     def vector_search_chunks(self, embedding: Sequence[float], k: int) -> list[ChunkHit]:
         rows = self._vector_query(

@@ -30,17 +30,13 @@ _INTERNAL_LABELS = frozenset({"Meta"})
 _VECTOR_TYPES = frozenset({"FloatArray", "DoubleArray", "LIST<FLOAT>", "LIST<FLOAT NOT NULL>"})
 
 
-class _Embeds(Protocol):
-    def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
-
-
 class _Neo4jHost(Protocol):
     """What the mixin uses of ``Neo4jGraphStore``."""
 
     _database: str
-    _hybrid_lock: threading.Lock
-    # The hybrid retriever, built once (it reads index definitions) for the embedder it uses.
-    _hybrid: tuple[Any, Any] | None
+    _vector_lock: threading.Lock
+    # neo4j-graphrag's vector retriever, built once (it reads the index definition).
+    _vector: Any
 
     def _read(self, name: str, **params: Any) -> list[list[Any]]: ...
 
@@ -63,7 +59,7 @@ class _Neo4jHost(Protocol):
 
 
 class Neo4jExploreMixin:
-    _hybrid: tuple[Any, Any] | None  # set by the adapter's constructor
+    _vector: Any  # set by the adapter's constructor
 
     def lookup_entities(self: _Neo4jHost, q: str, k: int = 10) -> list[EntityHit]:
         return core.lookup(self._read, self.fulltext_aliases, q, k)
@@ -137,25 +133,23 @@ class Neo4jExploreMixin:
         except (*self._errors(), *_graphrag_errors()) as exc:
             raise StoreError(f"text2cypher failed: {exc}") from exc
 
-    def hybrid_search(self: _Neo4jHost, query: str, k: int, embedder: _Embeds) -> list[ChunkHit]:
-        """Chunks by neo4j-graphrag's HybridCypherRetriever (vector and full-text indexes,
-        scores normalised per side), an optional retrieval path on Neo4j."""
+    def graphrag_vector_chunks(self: _Neo4jHost, vector: Sequence[float], k: int) -> list[ChunkHit]:
+        """Chunks nearest ``vector`` by neo4j-graphrag's VectorCypherRetriever (the read
+        model's vector candidates on Neo4j); the retriever is built once per store."""
         from graph_store.neo4j import graphrag
 
-        with self._hybrid_lock:
-            built: tuple[Any, Any] | None = self._hybrid
-            if built is None or built[0] is not embedder:
+        with self._vector_lock:
+            retriever = self._vector
+            if retriever is None:
                 try:
-                    retriever = graphrag.hybrid_retriever(self._require(), self._database, embedder)
+                    retriever = graphrag.vector_retriever(self._require(), self._database)
                 except (*self._errors(), *_graphrag_errors()) as exc:
-                    raise StoreError(f"cannot build the hybrid retriever: {exc}") from exc
-                built = (embedder, retriever)
-                self._hybrid = built
-            retriever = built[1]
+                    raise StoreError(f"cannot build the vector retriever: {exc}") from exc
+                self._vector = retriever
         try:
-            return graphrag.hybrid_search(retriever, query, k)
+            return graphrag.vector_chunks(retriever, vector, k)
         except (*self._errors(), *_graphrag_errors()) as exc:
-            raise StoreError(f"hybrid search failed: {exc}") from exc
+            raise StoreError(f"vector search failed: {exc}") from exc
 
 
 def _graphrag_errors() -> tuple[type[Exception], ...]:

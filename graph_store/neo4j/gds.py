@@ -7,8 +7,8 @@ Every GDS call is routed to the writer, because projections live in the memory o
 and a read could be routed to another member of a cluster.
 
 When GDS is absent (Neo4j Aura Free, a plain community server) ``available()`` says so once
-in the log and ``Neo4jRanker`` computes the same walks with the in-memory projection
-(``retrieval.projection``) over the graph read by the ``proj_*`` and ``export_*`` queries.
+in the log and the composition root gives retrieval the in-memory read model instead
+(``retrieval.read_model``), over the graph read by the ``proj_*`` and ``export_*`` queries.
 GDS walks the same graph as that projection (chunks and entities; mentions, relations and
 chunk order, undirected, with the projection's weights), so both give the same scores within
 the tolerance of their iterations.
@@ -17,15 +17,11 @@ the tolerance of their iterations.
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from core.errors import StoreError
 from graph_store.neo4j.rows import RankedNode, seed_rows
-from graph_store.rows import read_projection
-from graph_store.types import ProjectionData
-from retrieval.projection import NEXT_WEIGHT, Projection, document_authority
 
 log = logging.getLogger(__name__)
 
@@ -33,8 +29,14 @@ QueryFn = Callable[..., list[list[Any]]]
 
 _PREFIX = "kg-"
 # As many iterations as the in-memory projection allows itself, so that both converge alike.
-_ITERATIONS = 100
+ITERATIONS = 100
 _WALK = "walk"
+# Chunk-to-chunk weight of NEXT edges in the walk graph; the in-memory projection's
+# ``retrieval.projection.NEXT_WEIGHT`` (a test keeps the two equal).
+NEXT_WEIGHT = 0.5
+# How much more a mention of a document's own subject weighs (``retrieval.projection.
+# SUBJECT_WEIGHT``; the same test keeps them equal).
+SUBJECT_WEIGHT = 3.0
 
 
 class Neo4jGds:
@@ -106,36 +108,40 @@ class Neo4jGds:
         return name if rows and rows[0][0] is not None else None
 
     def _walk_graph(self) -> str | None:
-        return self._projection(_WALK, "gds_project_ppr", next_weight=NEXT_WEIGHT)
+        return self._projection(
+            _WALK, "gds_project_ppr", next_weight=NEXT_WEIGHT, subject_weight=SUBJECT_WEIGHT
+        )
 
     # --- algorithms -------------------------------------------------------------
-    def pagerank(
-        self, damping: float = 0.85, max_iterations: int = 20
-    ) -> tuple[dict[str, float], dict[str, float]]:
-        """Global PageRank over the chunk–entity graph: (chunk scores, entity scores), scaled
-        together to sum to 1 as the in-memory projection's are."""
+    def write_pagerank(self, damping: float = 0.85, max_iterations: int = ITERATIONS) -> int:
+        """Global PageRank over the walk graph written to ``pagerank`` on every chunk and
+        entity (scaled to sum to 1, as the in-memory projection's), documents linked to their
+        subjects (``ABOUT``) and given their authority; returns the nodes written."""
         self._require()
+        # Subjects first: the walk graph weighs their mentions, so this version's catalog
+        # graph, if one was projected before the links changed, is projected again.
+        self._run("subjects_link")
+        for (stale,) in self._run("gds_graph_names", prefix=f"{_PREFIX}{_WALK}-v"):
+            self._run("gds_graph_drop", graph_name=stale)
         name = self._walk_graph()
         if name is None:
-            return {}, {}
+            return 0
         rows = self._run(
-            "gds_pagerank_stream",
+            "gds_pagerank_write",
             graph_name=name,
             damping=float(damping),
             max_iterations=int(max_iterations),
         )
-        total = sum(float(r[2]) for r in rows)
-        scale = 1.0 / total if total > 0 else 1.0
-        chunks = {str(r[1]): float(r[2]) * scale for r in rows if r[0] == "Chunk"}
-        entities = {str(r[1]): float(r[2]) * scale for r in rows if r[0] == "Entity"}
-        return chunks, entities
+        written = int(rows[0][0]) if rows else 0
+        self._run("authority_write")
+        return written
 
     def personalized_pagerank(
         self,
         seeds: Mapping[str, float],
         k: int,
         damping: float = 0.85,
-        max_iterations: int = 20,
+        max_iterations: int = ITERATIONS,
     ) -> list[RankedNode]:
         """The ``k`` chunks and entities a walk restarting at ``seeds`` (chunk or entity ids,
         weighted) visits most, best first; scores scaled to sum to 1 over all nodes."""
@@ -161,8 +167,8 @@ class Neo4jGds:
     def _require(self) -> None:
         if not self.available():
             raise StoreError(
-                "the Neo4j server has no Graph Data Science plugin: use Neo4jRanker, which "
-                "falls back to the in-memory projection"
+                "the Neo4j server has no Graph Data Science plugin: use the in-memory read "
+                "model (retrieval.read_model), which the composition root picks then"
             )
 
 
@@ -171,68 +177,3 @@ def _is_client_error(exc: StoreError) -> bool:
     from neo4j.exceptions import ClientError
 
     return isinstance(exc.__cause__, ClientError)
-
-
-class Neo4jRanker:
-    """Global and personalized PageRank on Neo4j: with GDS when the server has it, otherwise
-    with the in-memory projection, cached per graph version.
-
-    ``write`` runs GDS queries (routed to the writer, where projections live); ``read`` runs
-    the queries that read the graph for the in-memory projection."""
-
-    def __init__(self, write: QueryFn, read: QueryFn) -> None:
-        self._read = read
-        self.gds = Neo4jGds(write)
-        self._lock = threading.Lock()
-        self._cached: tuple[Projection, ProjectionData] | None = None
-
-    def graph_version(self) -> str:
-        rows = self._read("meta_get", key="graph_version")
-        return str(rows[0][0]) if rows and rows[0][0] is not None else ""
-
-    def projection_data(self) -> ProjectionData:
-        return read_projection(self.graph_version(), lambda name: self._read(name))
-
-    def _projection(self) -> tuple[Projection, ProjectionData]:
-        version = self.graph_version()
-        with self._lock:
-            if self._cached is None or self._cached[0].version != version:
-                data = self.projection_data()
-                self._cached = (Projection(data), data)
-            return self._cached
-
-    def authority(self) -> tuple[dict[str, float], dict[str, float]]:
-        """(Entity PageRank, document authority), as ``Projection.authority`` defines them."""
-        if not self.gds.available():
-            projection, data = self._projection()
-            return projection.authority(data)
-        chunks, entities = self.gds.pagerank(max_iterations=_ITERATIONS)
-        docs = self._read("proj_documents")
-        return entities, document_authority(
-            [(r[0], r[1] or "") for r in docs],
-            {r[0]: r[1] for r in self._read("export_chunks")},
-            chunks,
-            {r[0]: r[1] or "" for r in self._read("export_entities")},
-            entities,
-        )
-
-    def personalized(
-        self, seeds: Mapping[str, float], k: int, damping: float = 0.85
-    ) -> list[RankedNode]:
-        if self.gds.available():
-            return self.gds.personalized_pagerank(
-                seeds, k, damping=damping, max_iterations=_ITERATIONS
-            )
-        weights = {r["id"]: float(r["weight"]) for r in seed_rows(seeds)}
-        if k <= 0 or not weights:
-            return []
-        projection, _ = self._projection()
-        known = projection.chunk_pos.keys() | projection.entity_pos.keys()
-        if not known & weights.keys():
-            return []  # as GDS: no seed in the graph, no walk
-        scores = projection.personalized(weights, damping)
-        top = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))[:k]
-        return [
-            RankedNode(node, "Chunk" if node in projection.chunk_pos else "Entity", score)
-            for node, score in top
-        ]

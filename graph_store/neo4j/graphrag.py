@@ -1,7 +1,7 @@
-"""neo4j-graphrag inside the Neo4j adapter: our chat model and embedder behind its ``LLMBase``
-and ``Embedder`` interfaces, its ``Text2CypherRetriever`` with the adapter's read-only guard
-in place of a plain run, its ``HybridCypherRetriever`` with our retrieval query, and its index
-look-up to check the vector indexes ``init_schema`` finds.
+"""neo4j-graphrag inside the Neo4j adapter: our chat model behind its ``LLMBase`` interface,
+its ``Text2CypherRetriever`` with the adapter's read-only guard in place of a plain run, its
+``VectorCypherRetriever`` with our retrieval query (the Neo4j read model's vector candidates),
+and its index look-up to check the vector indexes ``init_schema`` finds.
 
 The indexes themselves are created by ``cypher/neo4j/schema.cypher`` rather than the
 library's ``create_vector_index`` / ``create_fulltext_index``: those build the same statements
@@ -18,16 +18,15 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any
 
 import neo4j
-from neo4j_graphrag.embeddings.base import Embedder
 from neo4j_graphrag.generation.prompts import Text2CypherTemplate
 from neo4j_graphrag.indexes import retrieve_vector_index_info
 from neo4j_graphrag.llm.base import LLMBase
 from neo4j_graphrag.llm.types import LLMResponse
 from neo4j_graphrag.message_history import MessageHistory
-from neo4j_graphrag.retrievers import HybridCypherRetriever, Text2CypherRetriever
+from neo4j_graphrag.retrievers import Text2CypherRetriever, VectorCypherRetriever
 from neo4j_graphrag.retrievers.text2cypher import extract_cypher
 from neo4j_graphrag.types import LLMMessage, RawSearchResult, RetrieverResultItem
 from pydantic import BaseModel
@@ -36,13 +35,12 @@ import cypher
 from core.errors import InputError
 from graph_store.explore_port import ChatModel
 from graph_store.explore_types import CypherAnswer
-from graph_store.neo4j.rows import escape_lucene
+from graph_store.neo4j.rows import cosine_from_score
 from graph_store.types import ChunkHit
 
 ReadOnlyRun = Callable[[str], list[dict[str, Any]]]
 # The indexes cypher/neo4j/schema.cypher creates.
 CHUNK_VECTOR_INDEX = "chunk_embedding"
-CHUNK_FULLTEXT_INDEX = "chunk_text"
 VECTOR_INDEXES = {CHUNK_VECTOR_INDEX: "Chunk", "entity_embedding": "Entity"}
 
 
@@ -113,21 +111,6 @@ class ChatModelLLM(LLMBase):
         )
 
 
-class _Embeds(Protocol):
-    def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
-
-
-class GraphRagEmbedder(Embedder):
-    """Our embedder (``retrieval.embedder.Embedder``) as neo4j-graphrag's ``Embedder``."""
-
-    def __init__(self, embedder: _Embeds) -> None:
-        super().__init__()
-        self._embedder = embedder
-
-    def embed_query(self, text: str) -> list[float]:
-        return self._embedder.embed([text])[0]
-
-
 class GuardedText2Cypher(Text2CypherRetriever):
     """``Text2CypherRetriever`` whose generated query runs through the adapter's read-only
     guard (EXPLAIN, query type ``r``, no LOAD CSV, READ transaction, timeout, row cap) rather
@@ -196,36 +179,31 @@ def text2cypher(
     return CypherAnswer(question=question, cypher=query, rows=rows, dialect="neo4j")
 
 
-def hybrid_retriever(driver: neo4j.Driver, database: str, embedder: _Embeds) -> Any:
-    """neo4j-graphrag's hybrid (vector + full-text) retriever over chunks, expanded to their
-    documents by ``cypher/neo4j/retrieval_query_chunk.cypher``. Reads the index definitions
-    when built."""
-    return HybridCypherRetriever(
+def vector_retriever(driver: neo4j.Driver, database: str) -> VectorCypherRetriever:
+    """neo4j-graphrag's vector retriever over the chunk index, each chunk expanded to its
+    document by ``cypher/neo4j/retrieval_query_chunk.cypher``; asked with our own question
+    vector (no embedder). Reads the index definition when built."""
+    return VectorCypherRetriever(
         driver,
-        vector_index_name=CHUNK_VECTOR_INDEX,
-        fulltext_index_name=CHUNK_FULLTEXT_INDEX,
+        index_name=CHUNK_VECTOR_INDEX,
         retrieval_query=cypher.load("neo4j", "retrieval_query_chunk"),
-        embedder=GraphRagEmbedder(embedder),
         neo4j_database=database,
     )
 
 
-def hybrid_search(retriever: Any, query: str, k: int) -> list[ChunkHit]:
-    """The ``k`` best chunks by the retriever's hybrid score (each side normalised by its
-    best, the higher kept). The embedding is of the user's words; the full-text side gets
-    them escaped, never as Lucene syntax."""
-    lucene = escape_lucene(query)
-    if not lucene:
-        return []
-    vector = retriever.embedder.embed_query(query)
-    raw = retriever.get_search_results(query_text=lucene, query_vector=vector, top_k=max(1, k))
+def vector_chunks(
+    retriever: VectorCypherRetriever, vector: Sequence[float], k: int
+) -> list[ChunkHit]:
+    """The ``k`` chunks nearest ``vector``, best first, with cosine similarity (the index
+    reports (1 + cos) / 2)."""
+    raw = retriever.get_search_results(query_vector=[float(x) for x in vector], top_k=max(1, k))
     return [
         ChunkHit(
             chunk_id=r["chunk_id"],
             doc_id=r["doc_id"],
             doc_title=r["doc_title"] or "",
             text=r["text"] or "",
-            score=float(r["score"]),
+            score=cosine_from_score(r["score"]),
             index=int(r["idx"] or 0),
         )
         for r in raw.records

@@ -24,9 +24,8 @@ from graph_schema import SCHEMA_VERSION, DocumentGraph
 from graph_store.neo4j import guard as neo4j_guard
 from graph_store.neo4j import writes
 from graph_store.neo4j.explore import Neo4jExploreMixin
-from graph_store.neo4j.gds import Neo4jRanker
+from graph_store.neo4j.gds import Neo4jGds
 from graph_store.neo4j.rows import (
-    RankedNode,
     check_relation_types,
     cosine_from_score,
     escape_lucene,
@@ -38,6 +37,7 @@ from graph_store.rows import (
     chunk_rows,
     entity_row,
     read_graph_export,
+    read_projection,
     same_as_rows,
     to_chunk_hit,
     to_document_info,
@@ -81,10 +81,10 @@ class Neo4jGraphStore(Neo4jExploreMixin):
         self._model = embedding_model
         self._driver: Any = None
         self._neo4j: Any = None
-        self._ranker = Neo4jRanker(self._write, self._read)
-        self._hybrid_lock = threading.Lock()
-        self._hybrid: tuple[Any, Any] | None = None
-        self._gds = self._ranker.gds
+        self._vector_lock = threading.Lock()
+        self._vector: Any = None
+        # GDS runs on the writer: catalog graphs live in one server's memory.
+        self._gds = Neo4jGds(self._write)
 
     # --- lifecycle ------------------------------------------------------------
     def open(self) -> None:
@@ -261,27 +261,38 @@ class Neo4jGraphStore(Neo4jExploreMixin):
         return len(present)
 
     def refresh_indexes(self) -> None:
-        """Neo4j updates its vector and full-text indexes at commit; what is left is global
-        PageRank (Entity.pagerank, Document.authority) when the graph changed since the last
-        run: with GDS, or the in-memory projection where the server has no GDS."""
+        """Neo4j updates its vector and full-text indexes at commit: nothing to do. Authority
+        is the read model's to refresh (``GraphReadModel.refresh_authority``)."""
+
+    def authority_stale(self) -> bool:
         version = self.graph_version()
-        if not version or self._meta("pagerank_version") == version:
-            return
-        entities, docs = self._ranker.authority()
-        self.set_pagerank(entities, docs)
-        # Authority is part of what retrieval caches per version, so it moves the version on.
-        fresh = self._write("graph_version_bump")[0][0]
-        self._write("meta_set", key="pagerank_version", value=str(fresh))
+        return not version or self._meta("pagerank_version") != version
 
     def set_pagerank(self, entity_scores: dict[str, float], doc_scores: dict[str, float]) -> None:
-        # Scores are not projected, so this write leaves the graph version (and with it the
-        # GDS projections) alone.
         rows = [{"id": k, "score": float(v)} for k, v in entity_scores.items()]
         if rows:
             self._write("entities_set_pagerank", rows=rows)
         rows = [{"id": k, "score": float(v)} for k, v in doc_scores.items()]
         if rows:
             self._write("documents_set_authority", rows=rows)
+        # Subjects as the GDS path links them, so that reads by subject work either way.
+        self._write("subjects_link")
+        # Scores computed in memory are cached there per graph version, so they move the
+        # version on (GDS-written authority does not: see Neo4jReadModel).
+        fresh = self._write("graph_version_bump")[0][0]
+        self.mark_authority_current(str(fresh))
+
+    def mark_authority_current(self, version: str) -> None:
+        """Record that stored authority was computed from graph ``version``."""
+        self._write("meta_set", key="pagerank_version", value=version)
+
+    def read(self, name: str, **params: Any) -> list[list[Any]]:
+        """Run the named read query ``cypher/neo4j/<name>.cypher`` (for the read model)."""
+        return self._read(name, **params)
+
+    @property
+    def gds(self) -> Neo4jGds:
+        return self._gds
 
     # --- reads --------------------------------------------------------------
     def document_states(self, doc_ids: Sequence[str]) -> dict[str, DocumentState]:
@@ -316,6 +327,9 @@ class Neo4jGraphStore(Neo4jExploreMixin):
         rows = self._read("chunks_get", ids=list(chunk_ids))
         by_id = {r[0]: to_chunk_hit(r, 0.0) for r in rows}
         return [by_id[c] for c in chunk_ids if c in by_id]
+
+    def document_chunks(self, doc_id: str) -> list[ChunkHit]:
+        return [to_chunk_hit(r, 0.0) for r in self._read("document_chunks", id=doc_id)]
 
     def vector_search_chunks(self, embedding: Sequence[float], k: int) -> list[ChunkHit]:
         k = max(1, k)
@@ -366,10 +380,11 @@ class Neo4jGraphStore(Neo4jExploreMixin):
         return Counts(*(int(v) for v in self._read("counts")[0]))
 
     def graph_version(self) -> str:
-        return self._ranker.graph_version()
+        return self._meta("graph_version") or ""
 
     def projection_data(self) -> ProjectionData:
-        return self._ranker.projection_data()
+        """The whole graph, for the in-memory read model (the fallback without GDS)."""
+        return read_projection(self.graph_version(), lambda name: self._read(name))
 
     def _vec(self, embedding: Sequence[float]) -> list[float]:
         vec = [float(x) for x in embedding]
@@ -381,13 +396,6 @@ class Neo4jGraphStore(Neo4jExploreMixin):
     def gds_available(self) -> bool:
         """Whether the server has the Graph Data Science plugin (asked once, logged once)."""
         return self._gds.available()
-
-    def personalized_pagerank(
-        self, seeds: dict[str, float], k: int, damping: float = 0.85
-    ) -> list[RankedNode]:
-        """Top ``k`` chunks and entities by personalized PageRank from weighted seeds (GDS, or
-        the in-memory projection without it); scores sum to 1 over the whole graph."""
-        return self._ranker.personalized(seeds, k, damping=damping)
 
     def run_read_only(
         self,

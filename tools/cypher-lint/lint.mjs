@@ -66,6 +66,10 @@ const FUNCTIONS = [
       ['dataConfig', 'ANY', 'null'], ['configuration', 'ANY', 'null']],
     'MAP', true, 'Cypher projection of a graph into the GDS catalogue.'],
   ['apoc.coll.sort', [['coll', 'LIST<ANY>']], 'LIST<ANY>', false, 'A sorted copy of a list.'],
+  ['apoc.text.replace', [['text', 'STRING'], ['regex', 'STRING'], ['replacement', 'STRING']],
+    'STRING', false, 'Every match of a regular expression replaced.'],
+  ['apoc.map.fromPairs', [['pairs', 'LIST<LIST<ANY>>']], 'MAP', false,
+    'A map from a list of [key, value] pairs.'],
 ];
 
 function argText([name, type, dflt]) {
@@ -131,7 +135,7 @@ export function buildSchema(request) {
   return {
     defaultLanguage: version,
     labels: ['Document', 'Chunk', 'Entity', 'Alias', 'Meta'],
-    relationshipTypes: ['HAS_CHUNK', 'NEXT', 'MENTIONS', 'ALIAS_OF', 'RELATED', 'SAME_AS'],
+    relationshipTypes: ['HAS_CHUNK', 'NEXT', 'MENTIONS', 'ALIAS_OF', 'RELATED', 'SAME_AS', 'ABOUT'],
     functions: { [version]: registry(functions) },
     procedures: { [version]: registry(procedures) },
   };

@@ -1,0 +1,3 @@
+UNWIND $ids AS id
+MATCH (e:Entity {id: id})<-[:MENTIONS]-(c:Chunk)
+RETURN e.id, c.id

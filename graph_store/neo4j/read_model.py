@@ -1,0 +1,283 @@
+"""The ``GraphReadModel`` port on Neo4j: the database does the graph work.
+
+Candidates come from the native vector index (``db.index.vector.queryNodes``) and the full-text
+index; entity linking reads alias keys and the entity vector index; personalized PageRank is
+``gds.pageRank.stream`` with weighted ``sourceNodes`` on a catalog graph named by graph version
+(dropped when stale, see gds.py); authority is GDS PageRank *written* to the graph after each
+ingest; relation paths are one Cypher hop at a time from the frontier. The process keeps no
+copy of the graph: memory stays flat as the graph grows.
+
+Needs the GDS plugin; without it the composition root uses the in-memory read model and says
+so in the log.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from core.names import normalize_name
+from graph_store.neo4j.rows import cosine_from_score, escape_lucene, seed_rows
+from graph_store.neo4j.store import Neo4jGraphStore
+from graph_store.read_model import (
+    AliasMatch,
+    ChunkDetail,
+    EntityMatch,
+    PathHop,
+    ScoredChunk,
+)
+
+# Longest alias, in words, looked up as one n-gram of the question.
+MAX_ALIAS_WORDS = 10
+# GDS 2.13 restarts a walk at unweighted ``sourceNodes``, so weighted seeds cost one walk per
+# distinct weight (gds_ppr_stream.cypher sums them). Weights are rounded onto a log scale of
+# this ratio (each seed within about 12 % of its weight): a question's 40 chunk seeds, whose
+# RRF weights span about 2.5x, and its dozen entities then cost a handful of walks.
+SEED_STEP = 1.25
+
+
+def quantize_seeds(seeds: Mapping[str, float], step: float = SEED_STEP) -> dict[str, float]:
+    """Seeds with their weights rounded onto levels ``step`` apart (log scale), each level's
+    weight the mean of its members' so that every level keeps its total."""
+    positive = {s: float(w) for s, w in seeds.items() if w > 0}
+    if not positive:
+        return {}
+    top = max(positive.values())
+    buckets: dict[int, list[str]] = {}
+    for s, w in positive.items():
+        buckets.setdefault(int(math.log(top / w) / math.log(step)), []).append(s)
+    out: dict[str, float] = {}
+    for members in buckets.values():
+        mean = sum(positive[s] for s in members) / len(members)
+        out.update(dict.fromkeys(members, mean))
+    return out
+
+
+@functools.cache
+def _tokenizer() -> Any:
+    """spaCy's rule tokenizer (no model), as the in-memory alias matcher tokenises."""
+    import spacy
+
+    return spacy.blank("en")
+
+
+def _words(text: str) -> list[str]:
+    return [t.lower_ for t in _tokenizer().make_doc(text) if not t.is_space]
+
+
+class Neo4jReadModel:
+    def __init__(self, store: Neo4jGraphStore) -> None:
+        self._store = store
+
+    def version(self) -> str:
+        return self._store.graph_version()
+
+    # --- candidates -------------------------------------------------------------
+    def dense_chunks(self, vector: Sequence[float], k: int) -> list[ScoredChunk]:
+        if k <= 0:
+            return []
+        # neo4j-graphrag's VectorCypherRetriever over the native vector index.
+        return [
+            ScoredChunk(h.chunk_id, h.doc_id, h.score)
+            for h in self._store.graphrag_vector_chunks(vector, k)
+        ]
+
+    def lexical_chunks(self, question: str, k: int) -> list[ScoredChunk]:
+        if k <= 0:
+            return []
+        return [
+            ScoredChunk(h.chunk_id, h.doc_id, h.score)
+            for h in self._store.fulltext_chunks(question, k)
+        ]
+
+    # --- entity linking inputs ------------------------------------------------------
+    def alias_matches(self, question: str) -> list[AliasMatch]:
+        """Every token n-gram of the question looked up by its normalised alias key in one
+        query, kept where its words are the alias's own (case aside), as the in-memory model's
+        PhraseMatcher does ("NMHT's priorities" is not the title "NMHT Priorities"); the
+        longest spans win and overlapping shorter ones are dropped."""
+        doc = _tokenizer().make_doc(question)
+        spans: dict[str, list[tuple[int, int, str]]] = {}
+        for i in range(len(doc)):
+            for j in range(i + 1, min(len(doc), i + MAX_ALIAS_WORDS) + 1):
+                text = doc[i:j].text
+                key = normalize_name(text)
+                if key:
+                    spans.setdefault(key, []).append((i, j, text))
+        if not spans:
+            return []
+        rows = self._store.read("read_alias_matches", keys=sorted(spans))
+        hits: list[tuple[tuple[int, int, str], list[Any]]] = []
+        for row in rows:
+            key, name, alias = str(row[0]), str(row[2] or ""), str(row[5] or "")
+            for span in spans[key]:
+                words = _words(span[2])
+                if words in (_words(alias), _words(name)):
+                    hits.append((span, row))
+        order = sorted({span for span, _ in hits}, key=lambda s: (-(s[1] - s[0]), s[0]))
+        taken: set[int] = set()
+        kept: set[tuple[int, int, str]] = set()
+        for span in order:
+            if not taken & set(range(span[0], span[1])):
+                kept.add(span)
+                taken.update(range(span[0], span[1]))
+        out: dict[tuple[int, str], AliasMatch] = {}
+        for (start, end, text), row in hits:
+            entity_id, name, conf, degree = str(row[1]), str(row[2] or ""), row[3], row[4]
+            if (start, end, text) not in kept:
+                continue
+            # A one-word lower-case match is a common word ("green"), not a name.
+            if end - start == 1 and not (text[:1].isupper() or name == text):
+                continue
+            match = AliasMatch(text, start, end, entity_id, name, float(conf), int(degree))
+            old = out.get((start, entity_id))
+            if old is None or match.confidence > old.confidence:
+                out[(start, entity_id)] = match
+        return sorted(out.values(), key=lambda m: (m.start, m.entity_id))
+
+    def nearest_entities(self, vector: Sequence[float], k: int) -> list[EntityMatch]:
+        if k <= 0:
+            return []
+        rows = self._store.read(
+            "read_vector_entities", k=int(k), embedding=[float(x) for x in vector]
+        )
+        return [EntityMatch(r[0], r[1], cosine_from_score(r[2]), int(r[3]), r[1]) for r in rows]
+
+    def fulltext_entities(self, question: str, k: int) -> list[EntityMatch]:
+        query = escape_lucene(question)
+        if not query or k <= 0:
+            return []
+        rows = self._store.read("read_fulltext_entities", query=query, k=int(k))
+        return [EntityMatch(r[0], r[1], float(r[2]), int(r[3]), r[4]) for r in rows]
+
+    def entity_names(self, entity_ids: Sequence[str]) -> dict[str, str]:
+        if not entity_ids:
+            return {}
+        return {r[0]: r[1] for r in self._store.read("read_entity_names", ids=list(entity_ids))}
+
+    # --- walks and authority --------------------------------------------------------
+    def personalized_pagerank(
+        self, seeds: Mapping[str, float], k: int, damping: float = 0.85
+    ) -> dict[str, float]:
+        grouped = quantize_seeds(seeds)
+        ranked = self._store.gds.personalized_pagerank(grouped, k, damping=damping)
+        return {node.id: node.score for node in ranked}
+
+    def refresh_authority(self) -> bool:
+        """GDS PageRank written to the graph, documents' authority set from it in Cypher.
+        The graph version stays (authority is not projected and nothing here caches it), so
+        the catalog graph of this version is kept for the walks that follow."""
+        store = self._store
+        if not store.authority_stale():
+            return False
+        store.gds.write_pagerank()
+        store.mark_authority_current(store.graph_version())
+        return True
+
+    def authority_percentiles(self, entity_ids: Sequence[str]) -> dict[str, float]:
+        if not entity_ids:
+            return {}
+        rows = self._store.read("read_entity_percentiles", ids=list(entity_ids))
+        return {r[0]: (int(r[1]) / (int(r[2]) - 1) if int(r[2]) > 1 else 1.0) for r in rows}
+
+    # --- paths ----------------------------------------------------------------------
+    def relation_paths(
+        self,
+        sources: Mapping[str, float],
+        max_hops: int,
+        hop_decay: float = 0.8,
+        backward: float = 0.5,
+    ) -> dict[str, PathHop]:
+        """Hop-bounded cheapest paths as the in-memory model finds them (retrieval/
+        expansion.py): each round relaxes every edge at the frontier, an edge costing
+        ``2 - weight`` (weight clipped to [0, 1]); one Cypher query per hop."""
+        weights = {r["id"]: float(r["weight"]) for r in seed_rows(sources)}
+        if not weights:
+            return {}
+        names = self.entity_names(sorted(weights))
+        top = max(weights.values()) or 1.0
+        best: dict[str, PathHop] = {
+            e: PathHop(e, names[e], 0, None, "", True, w / top, 0.0)
+            for e, w in weights.items()
+            if e in names
+        }
+        frontier = sorted(best)
+        for _ in range(max_hops):
+            if not frontier:
+                break
+            offers: dict[str, PathHop] = {}
+            for a, b, b_name, rel, w, forward in self._store.read(
+                "read_relation_hop", ids=frontier
+            ):
+                here = best[a]
+                unit = min(1.0, max(0.0, float(w)))
+                cost = here.cost + 2.0 - unit
+                old = offers.get(b)
+                if old is not None and old.cost <= cost:
+                    continue
+                strength = here.strength * unit * (hop_decay if here.hops > 0 else 1.0)
+                strength *= 1.0 if forward else backward
+                offers[b] = PathHop(b, b_name, here.hops + 1, a, rel, bool(forward), strength, cost)
+            improved = {b: h for b, h in offers.items() if b not in best or h.cost < best[b].cost}
+            best.update(improved)
+            frontier = sorted(improved)
+        return best
+
+    def chunk_entities(self, chunk_ids: Sequence[str]) -> dict[str, dict[str, int]]:
+        if not chunk_ids:
+            return {}
+        out: dict[str, dict[str, int]] = {}
+        for chunk, entity, count in self._store.read("read_chunk_entities", ids=list(chunk_ids)):
+            out.setdefault(chunk, {})[entity] = int(count)
+        return out
+
+    def chunk_details(
+        self, chunk_ids: Sequence[str], vector: Sequence[float] | None = None
+    ) -> dict[str, ChunkDetail]:
+        if not chunk_ids:
+            return {}
+        rows = self._store.read(
+            "read_chunk_details",
+            ids=list(chunk_ids),
+            vector=None if vector is None else [float(x) for x in vector],
+        )
+        return {
+            r[0]: ChunkDetail(
+                r[0],
+                r[1],
+                r[2] or "",
+                r[3] or "",
+                int(r[4] or 0),
+                int(r[5] or 0),
+                cosine_from_score(r[6]) if r[6] is not None else 0.0,
+                float(r[7] or 0.0),
+                r[8],
+                r[9],
+                r[10],
+            )
+            for r in rows
+        }
+
+    def subject_chunks(self, entity_ids: Sequence[str]) -> dict[str, list[str]]:
+        if not entity_ids:
+            return {}
+        out: dict[str, list[str]] = {}
+        for entity, chunk in self._store.read("read_subject_chunks", ids=list(entity_ids)):
+            out.setdefault(entity, []).append(chunk)
+        return out
+
+    def entity_chunks(self, entity_ids: Sequence[str]) -> dict[str, list[str]]:
+        if not entity_ids:
+            return {}
+        out: dict[str, list[str]] = {}
+        for entity, chunk in self._store.read("read_entity_chunks", ids=list(entity_ids)):
+            out.setdefault(entity, []).append(chunk)
+        return out
+
+    def entity_vectors(self, entity_ids: Sequence[str]) -> dict[str, list[float]]:
+        if not entity_ids:
+            return {}
+        rows = self._store.read("read_entity_vectors", ids=list(entity_ids))
+        return {r[0]: [float(x) for x in r[1]] for r in rows if r[1] is not None}

@@ -1,0 +1,155 @@
+"""The read-model port: what retrieval and the agents ask of the graph.
+
+``GraphStore`` (port.py) is the write side and the plain reads of one database. This port is
+the graph work a question needs: candidate chunks (vector and full-text), the inputs of entity
+linking, personalized PageRank from weighted seeds, authority (and its refresh after writes)
+and relation paths of up to ``MAX_HOPS`` hops. Two implementations:
+
+- in memory (``retrieval.read_model.InMemoryReadModel``), over a projection of the whole graph
+  held per graph version: the embedded default, and the fallback where Neo4j has no GDS;
+- in Neo4j (``graph_store.neo4j.read_model.Neo4jReadModel``): native vector and full-text
+  indexes, GDS personalized PageRank on a catalog graph named by graph version, GDS PageRank
+  written as authority, Cypher for paths. The process holds no copy of the graph.
+
+Everything is addressed by the graph's own ids. Implementations do no I/O in constructors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+
+@dataclass(frozen=True)
+class ScoredChunk:
+    chunk_id: str
+    doc_id: str
+    score: float
+
+
+@dataclass(frozen=True)
+class AliasMatch:
+    """A span of the question that names an entity through one of its aliases or its name.
+    ``start``/``end`` are word positions in the question (spans that overlap name one thing)."""
+
+    span: str
+    start: int
+    end: int
+    entity_id: str
+    name: str
+    confidence: float
+    chunk_degree: int  # how many chunks mention the entity (its specificity)
+
+
+@dataclass(frozen=True)
+class EntityMatch:
+    entity_id: str
+    name: str
+    score: float
+    chunk_degree: int
+    matched: str = ""
+
+
+@dataclass(frozen=True)
+class PathHop:
+    """How an entity was reached from the sources: the previous entity on its cheapest path
+    (None for a source), the relation between them, and whether it was walked in its stored
+    direction. ``strength`` is the source's weight times the relations' weights, decayed per
+    hop after the first and for each edge walked backwards; ``cost`` orders the paths."""
+
+    entity_id: str
+    name: str
+    hops: int
+    via: str | None
+    relation: str
+    forward: bool
+    strength: float
+    cost: float
+
+
+@dataclass(frozen=True)
+class ChunkDetail:
+    """A chunk with its document's metadata; ``similarity`` is the cosine with the asked
+    vector (0 when none was given), ``authority`` its document's authority relative to the
+    most central document of the graph, in [0, 1]."""
+
+    chunk_id: str
+    doc_id: str
+    doc_title: str
+    text: str
+    index: int
+    tokens: int
+    similarity: float
+    authority: float
+    source: str
+    doc_type: str
+    date: str
+
+
+@runtime_checkable
+class GraphReadModel(Protocol):
+    def version(self) -> str:
+        """The graph version the model answers from (changes with every committed write)."""
+
+    # --- candidates -------------------------------------------------------------
+    def dense_chunks(self, vector: Sequence[float], k: int) -> list[ScoredChunk]:
+        """The ``k`` chunks closest to ``vector`` by cosine, best first."""
+
+    def lexical_chunks(self, question: str, k: int) -> list[ScoredChunk]:
+        """The ``k`` best chunks by BM25 over the question's words, best first."""
+
+    # --- entity linking inputs ------------------------------------------------------
+    def alias_matches(self, question: str) -> list[AliasMatch]:
+        """Longest non-overlapping spans of the question that are an alias or entity name;
+        one row per (span, entity) pair."""
+
+    def nearest_entities(self, vector: Sequence[float], k: int) -> list[EntityMatch]:
+        """The ``k`` entities whose name embedding is closest to ``vector``, best first."""
+
+    def fulltext_entities(self, question: str, k: int) -> list[EntityMatch]:
+        """Entities whose aliases match the question's words in the full-text index."""
+
+    def entity_names(self, entity_ids: Sequence[str]) -> dict[str, str]: ...
+
+    # --- walks and authority --------------------------------------------------------
+    def personalized_pagerank(
+        self, seeds: Mapping[str, float], k: int, damping: float = 0.85
+    ) -> dict[str, float]:
+        """The ``k`` chunks and entities a walk restarting at ``seeds`` (chunk or entity ids,
+        weighted) visits most, with scores that sum to 1 over the whole graph."""
+
+    def refresh_authority(self) -> bool:
+        """Recompute global PageRank (``Entity.pagerank``, ``Document.authority``) when the
+        graph changed since the last refresh; True when it did."""
+
+    def authority_percentiles(self, entity_ids: Sequence[str]) -> dict[str, float]:
+        """Each entity's stored authority as a rank share in [0, 1] (1.0 is the highest)."""
+
+    # --- paths ----------------------------------------------------------------------
+    def relation_paths(
+        self,
+        sources: Mapping[str, float],
+        max_hops: int,
+        hop_decay: float = 0.8,
+        backward: float = 0.5,
+    ) -> dict[str, PathHop]:
+        """Cheapest relation paths of at most ``max_hops`` edges from the weighted sources to
+        every entity they reach (the sources included, at 0 hops)."""
+
+    def chunk_entities(self, chunk_ids: Sequence[str]) -> dict[str, dict[str, int]]:
+        """The entities each chunk mentions, with the mention count."""
+
+    def entity_chunks(self, entity_ids: Sequence[str]) -> dict[str, list[str]]:
+        """The chunks that mention each entity."""
+
+    def entity_vectors(self, entity_ids: Sequence[str]) -> dict[str, list[float]]:
+        """Each entity's name embedding."""
+
+    def chunk_details(
+        self, chunk_ids: Sequence[str], vector: Sequence[float] | None = None
+    ) -> dict[str, ChunkDetail]: ...
+
+    def subject_chunks(self, entity_ids: Sequence[str]) -> dict[str, list[str]]:
+        """For each entity, the chunks of the documents it is the subject of (the entity
+        the title names)."""

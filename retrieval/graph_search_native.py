@@ -1,0 +1,254 @@
+"""The ``graph`` preset over any read model, asking it only for what one question needs.
+
+The same steps and weights as graph_search.py (which scores every chunk of an in-memory
+projection at once): RRF of vector and full-text candidates seeds a personalized PageRank
+with the linked entities; chunks score ``ppr_weight * ppr + dense_weight * cosine +
+authority_weight * authority``, plus the named-subject bonus and the bridge second hop; the
+last slots go to documents reached along strong relation paths. Here the scored chunks are
+those the database names: the candidates, the walk's top ``walk_top`` nodes, the named
+subjects' chunks and the bridges' chunks. On Neo4j this is the preset: the process holds no
+copy of the graph.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from graph_store.read_model import ChunkDetail, GraphReadModel, PathHop
+from retrieval.config import RetrievalSettings
+from retrieval.filters import SearchFilters
+from retrieval.fusion import rrf
+from retrieval.linking import link_entities, specificity
+from retrieval.search_types import Retrieval, SearchResult
+
+# Nodes (chunks and entities) of the walk scored per question: far more than any result list
+# needs, few enough to come back in one round trip.
+WALK_TOP = 2000
+
+
+def graph_search_native(
+    question: str,
+    vector: np.ndarray,
+    k: int,
+    model: GraphReadModel,
+    settings: RetrievalSettings,
+    filters: SearchFilters | None = None,
+) -> Retrieval:
+    q = vector.tolist()
+    over = 3 if filters is not None and filters.active else 1
+    pool = settings.candidate_pool
+    chunks = _Chunks(model, q, filters)
+    details = chunks.details
+    detail, allowed = chunks.fetch, chunks.allowed
+
+    dense_hits = model.dense_chunks(q, pool * over)
+    lexical_hits = model.lexical_chunks(question, pool * over)
+    detail([h.chunk_id for h in (*dense_hits, *lexical_hits)])
+    dense_rank = [h.chunk_id for h in dense_hits if allowed(h.chunk_id)][:pool]
+    bm25 = {h.chunk_id: h.score for h in lexical_hits if allowed(h.chunk_id)}
+    fused = rrf([dense_rank, list(bm25)[:pool]], settings.rrf_k, [1.0, settings.seed_bm25_weight])
+    linked = link_entities(question, q, model, settings)
+
+    seeds: dict[str, float] = {}
+    top_seeds = sorted(fused.items(), key=lambda kv: -kv[1])[: settings.seed_chunks]
+    total = sum(s for _, s in top_seeds) or 1.0
+    for c, s in top_seeds:
+        seeds[c] = settings.chunk_seed_weight * s / total
+    entity_total = sum(x.weight for x in linked) or 1.0
+    for x in linked:
+        seeds[x.entity_id] = (
+            seeds.get(x.entity_id, 0.0) + settings.entity_seed_weight * x.weight / entity_total
+        )
+    walk = model.personalized_pagerank(seeds, WALK_TOP, damping=settings.damping)
+    detail(list(walk))  # entities among them come back with no detail
+    named = {x.entity_id: x.score for x in linked if x.method != "embedding"}
+    subjects = model.subject_chunks(list(named)) if settings.named_subject_weight > 0 else {}
+    detail([c for ids in subjects.values() for c in ids])
+
+    score: dict[str, float] = {}
+    top_ppr = max((walk.get(c, 0.0) for c in details if allowed(c)), default=0.0)
+    for c, d in details.items():
+        if allowed(c):
+            ppr = walk.get(c, 0.0) / top_ppr if top_ppr > 0 else 0.0
+            score[c] = (
+                settings.ppr_weight * ppr
+                + settings.dense_weight * d.similarity
+                + settings.authority_weight * d.authority
+            )
+    for e, link_score in named.items():
+        for c in subjects.get(e, []):
+            if c in score:
+                score[c] += settings.named_subject_weight * link_score
+    for c, bonus in _bridges(q, score, walk, set(named), model, settings, chunks).items():
+        if c not in score:
+            d = details[c]
+            score[c] = (
+                settings.dense_weight * d.similarity + settings.authority_weight * d.authority
+            )
+        score[c] += settings.bridge_weight * bonus
+
+    order = sorted(score, key=lambda c: -score[c])
+    reach = model.relation_paths(
+        named, settings.max_hops, settings.hop_decay, settings.backward_factor
+    )
+    strategic = _strategic(reach, model, set(order[:k]), settings, chunks)
+    picks = [(c, "") for c in order[: max(0, k - len(strategic))]] + list(strategic.items())
+    mentions = model.chunk_entities([c for c, _ in picks])
+    results: list[SearchResult] = []
+    bridges: dict[str, str] = {}
+    for c, subject in picks:
+        d = details[c]
+        path, end = _explain(mentions.get(c, {}), reach, subject)
+        node = reach.get(end) if end else None
+        while node is not None and node.via is not None:
+            bridges[node.entity_id] = node.name
+            node = reach.get(node.via)
+        components = {
+            "ppr": round(walk.get(c, 0.0) / top_ppr if top_ppr > 0 else 0.0, 6),
+            "dense": round(d.similarity, 6),
+            "bm25": round(bm25.get(c, 0.0), 6),
+            "authority": round(d.authority, 6),
+        }
+        if subject:
+            components["strategic"] = 1.0
+        results.append(
+            SearchResult(c, d.doc_id, d.doc_title, d.text, score[c], components, path, d.tokens)
+        )
+    return Retrieval("graph", results, linked, list(bridges.items()))
+
+
+def _bridges(
+    query: list[float],
+    score: Mapping[str, float],
+    walk: Mapping[str, float],
+    named: set[str],
+    model: GraphReadModel,
+    settings: RetrievalSettings,
+    chunks: _Chunks,
+) -> dict[str, float]:
+    """Second hop (as graph_search._bridges): entities the best first-hop passage mentions
+    and the question does not name are bridges; passages mentioning a bridge are scored
+    against the question plus the bridge's name vector."""
+    if settings.bridge_weight <= 0 or settings.bridge_from <= 0 or not score:
+        return {}
+    first = sorted(score, key=lambda c: -score[c])[: settings.bridge_from]
+    mentioned = model.chunk_entities(first)
+    candidates = {e for c in first for e in mentioned.get(c, {}) if e not in named}
+    top = sorted(candidates, key=lambda e: (-walk.get(e, 0.0), e))[: settings.bridge_entities]
+    if not top:
+        return {}
+    vectors = model.entity_vectors(top)
+    chunks_of = model.entity_chunks(top)
+    q = np.asarray(query, dtype=np.float64)
+    q = q / (np.linalg.norm(q) or 1.0)
+    bonus: dict[str, float] = {}
+    taken = set(first)
+    for e in top:
+        if e not in vectors:
+            continue
+        ev = np.asarray(vectors[e], dtype=np.float64)
+        qe = q + settings.bridge_alpha * ev / (np.linalg.norm(ev) or 1.0)
+        qe = qe / (np.linalg.norm(qe) or 1.0)
+        every = chunks_of.get(e, [])
+        others = [c for c in every if c not in taken]
+        if not others:
+            continue
+        weight = specificity(len(every))
+        chunks.fetch(others)
+        for c, d in model.chunk_details(others, qe.tolist()).items():
+            if chunks.allowed(c):
+                bonus[c] = max(bonus.get(c, 0.0), weight * d.similarity)
+    return bonus
+
+
+def _strategic(
+    reach: Mapping[str, PathHop],
+    model: GraphReadModel,
+    taken: set[str],
+    settings: RetrievalSettings,
+    chunks: _Chunks,
+) -> dict[str, str]:
+    """Documents whose subject the question's entities reach over strong relations, ranked
+    by path strength and authority, each contributing its passage closest to the question
+    (as graph_search._strategic)."""
+    if settings.strategic_slots <= 0:
+        return {}
+    strong = {
+        e: h.strength
+        for e, h in reach.items()
+        if h.hops > 0 and h.strength >= settings.strategic_min_strength
+    }
+    subjects = model.subject_chunks(sorted(strong))
+    chunks.fetch([c for ids in subjects.values() for c in ids])
+    docs: dict[str, tuple[float, str]] = {}
+    doc_chunks: dict[str, list[str]] = {}
+    for e in sorted(subjects, key=lambda e: (-strong[e], e)):
+        for c in subjects[e]:
+            d = chunks.details.get(c)
+            if d is None:
+                continue
+            doc_chunks.setdefault(d.doc_id, [])
+            if c not in doc_chunks[d.doc_id]:
+                doc_chunks[d.doc_id].append(c)
+            value = strong[e] * (0.5 + 0.5 * d.authority)
+            if value > docs.get(d.doc_id, (0.0, ""))[0]:
+                docs[d.doc_id] = (value, e)
+    picks: dict[str, str] = {}
+    for doc, (_value, subject) in sorted(docs.items(), key=lambda kv: -kv[1][0]):
+        ok = [c for c in doc_chunks[doc] if chunks.allowed(c)]
+        if not ok or any(c in taken for c in ok):
+            continue
+        picks[max(ok, key=lambda c: chunks.details[c].similarity)] = subject
+        if len(picks) >= settings.strategic_slots:
+            break
+    return picks
+
+
+class _Chunks:
+    """The chunks a question has touched, with their details (fetched once each)."""
+
+    def __init__(
+        self, model: GraphReadModel, vector: list[float], filters: SearchFilters | None
+    ) -> None:
+        self._model = model
+        self._vector = vector
+        self._filters = filters if filters is not None and filters.active else None
+        self.details: dict[str, ChunkDetail] = {}
+
+    def fetch(self, ids: Sequence[str]) -> None:
+        missing = [c for c in dict.fromkeys(ids) if c not in self.details]
+        if missing:
+            self.details.update(self._model.chunk_details(missing, self._vector))
+
+    def allowed(self, chunk_id: str) -> bool:
+        d = self.details.get(chunk_id)
+        if d is None:
+            return False
+        f = self._filters
+        return f is None or f.accepts(d.source, d.doc_type, d.date)
+
+
+def _explain(
+    mentions: Mapping[str, int], reach: Mapping[str, PathHop], subject: str
+) -> tuple[list[str], str]:
+    candidates = [subject] if subject else list(mentions)
+    reached = [e for e in candidates if e in reach]
+    if not reached:
+        return [], ""
+    end = min(reached, key=lambda e: reach[e].cost)
+    steps: list[str] = []
+    node = reach[end]
+    while node.via is not None:
+        parent = reach[node.via]
+        steps.append(
+            f"{parent.name} -[{node.relation}]-> {node.name}"
+            if node.forward
+            else f"{parent.name} <-[{node.relation}]- {node.name}"
+        )
+        node = parent
+    steps.reverse()
+    tail = "is the subject of this document" if subject else "mentioned in passage"
+    steps.append(f"{reach[end].name} {tail}")
+    return steps, end

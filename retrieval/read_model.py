@@ -1,0 +1,297 @@
+"""The in-memory read model: the ``GraphReadModel`` port over a projection of the whole graph.
+
+The embedded default, and the fallback where Neo4j has no GDS. One ``GraphIndex`` per graph
+version (graph_index.py) holds what every method needs: the PageRank projection, the chunk
+and entity embedding matrices, BM25, the alias PhraseMatcher and the relation arrays. The
+``graph`` preset reads the same index directly (graph_search.py), so the preset and the agents
+walk one projection with one PageRank and one path search.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from graph_store import GraphStore
+from graph_store.read_model import AliasMatch, ChunkDetail, EntityMatch, PathHop, ScoredChunk
+from retrieval.expansion import expand
+from retrieval.graph_index import GraphIndex, GraphIndexCache
+from retrieval.projection import Projection
+
+
+class InMemoryReadModel:
+    """Thread-safe; rebuilds its index when the store's graph version moves."""
+
+    def __init__(self, store: GraphStore, bm25_k1: float = 1.2, bm25_b: float = 0.75) -> None:
+        self._store = store
+        self._bm25 = (bm25_k1, bm25_b)
+        self._cache = GraphIndexCache(store)
+        self._lock = threading.Lock()
+        self._percentiles: tuple[str, np.ndarray] | None = None
+
+    @property
+    def store(self) -> GraphStore:
+        return self._store
+
+    def index(self) -> GraphIndex:
+        """The projection for the current graph version (built on first use after a write)."""
+        return self._cache.get()
+
+    def version(self) -> str:
+        return self.index().version
+
+    # --- candidates -------------------------------------------------------------
+    def dense_chunks(self, vector: Sequence[float], k: int) -> list[ScoredChunk]:
+        index = self.index()
+        scores = index.dense_scores(np.asarray(vector, dtype=np.float32))
+        top = _top(scores, k)
+        return [ScoredChunk(index.chunk_ids[i], index.chunk_docs[i], float(scores[i])) for i in top]
+
+    def lexical_chunks(self, question: str, k: int) -> list[ScoredChunk]:
+        index = self.index()
+        if index.bm25 is None:
+            return [
+                ScoredChunk(h.chunk_id, h.doc_id, h.score)
+                for h in self._store.fulltext_chunks(question, k)
+            ]
+        allowed = np.ones(len(index.chunk_ids), dtype=bool)
+        return [
+            ScoredChunk(index.chunk_ids[i], index.chunk_docs[i], s)
+            for i, s in index.bm25.top(question, k, *self._bm25, allowed)
+        ]
+
+    # --- entity linking inputs ------------------------------------------------------
+    def alias_matches(self, question: str) -> list[AliasMatch]:
+        """Longest non-overlapping alias spans (spaCy PhraseMatcher over the graph's own
+        aliases). A one-word match must keep the alias's own casing unless the word is
+        capitalised in the question ("Green" the album, not "green" the colour)."""
+        from spacy.util import filter_spans
+
+        index = self.index()
+        (nlp, matcher), targets = index.alias_matcher()
+        doc = nlp.make_doc(question)
+        spans = filter_spans([doc[s:e] for _m, s, e in matcher(doc)])
+        out: list[AliasMatch] = []
+        for span in spans:
+            hits = targets.get(span.text.lower(), [])
+            if len(span) == 1:
+                word = span.text
+                exact = [t for t in hits if index.entity_names[t[0]] == word]
+                if not (word[:1].isupper() or exact):
+                    continue
+            for ei, conf in hits:
+                out.append(
+                    AliasMatch(
+                        span.text,
+                        span.start,
+                        span.end,
+                        index.projection.entity_ids[ei],
+                        index.entity_names[ei],
+                        conf,
+                        int(index.projection.entity_chunk_degree[ei]),
+                    )
+                )
+        return out
+
+    def nearest_entities(self, vector: Sequence[float], k: int) -> list[EntityMatch]:
+        """Exact cosine over the index's entity matrix (a few milliseconds for 40k entities,
+        and no approximation); the store's vector index when the projection has no vectors."""
+        index = self.index()
+        matrix = index.entity_matrix
+        if matrix is None:
+            hits = self._store.vector_search_entities(list(vector), k)
+            return [
+                self._entity_match(index, pos, h.score)
+                for h in hits
+                if (pos := index.entity_index.get(h.entity_id)) is not None
+            ]
+        if matrix.shape[0] == 0 or k <= 0:
+            return []
+        query = np.asarray(vector, dtype=np.float32)
+        q = (query / (np.linalg.norm(query) or 1.0)).astype(np.float32)
+        sims = matrix @ q
+        top = np.argpartition(-sims, k - 1)[:k] if k < sims.size else np.arange(sims.size)
+        top = top[np.argsort(-sims[top], kind="stable")]
+        return [self._entity_match(index, int(i), float(sims[i])) for i in top]
+
+    def fulltext_entities(self, question: str, k: int) -> list[EntityMatch]:
+        index = self.index()
+        return [
+            self._entity_match(index, pos, h.score, h.matched)
+            for h in self._store.fulltext_aliases(question, k)
+            if (pos := index.entity_index.get(h.entity_id)) is not None
+        ]
+
+    @staticmethod
+    def _entity_match(index: GraphIndex, pos: int, score: float, matched: str = "") -> EntityMatch:
+        return EntityMatch(
+            index.projection.entity_ids[pos],
+            index.entity_names[pos],
+            score,
+            int(index.projection.entity_chunk_degree[pos]),
+            matched or index.entity_names[pos],
+        )
+
+    def entity_names(self, entity_ids: Sequence[str]) -> dict[str, str]:
+        index = self.index()
+        return {
+            e: index.entity_names[pos]
+            for e in entity_ids
+            if (pos := index.entity_index.get(e)) is not None
+        }
+
+    # --- walks and authority --------------------------------------------------------
+    def personalized_pagerank(
+        self, seeds: Mapping[str, float], k: int, damping: float = 0.85
+    ) -> dict[str, float]:
+        projection = self.index().projection
+        known = projection.chunk_pos.keys() | projection.entity_pos.keys()
+        if k <= 0 or not known & {s for s, w in seeds.items() if w > 0}:
+            return {}  # no seed in the graph, no walk (as GDS)
+        scores = projection.personalized(seeds, damping)
+        return dict(sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))[:k])
+
+    def refresh_authority(self) -> bool:
+        """Global PageRank over the projection, written to the store; the store moves its
+        graph version on, so the next read rebuilds the index with the new authority."""
+        if not self._store.authority_stale():
+            return False
+        data = self._store.projection_data()
+        entities, docs = Projection(data).authority(data)
+        self._store.set_pagerank(entities, docs)
+        return True
+
+    def authority_percentiles(self, entity_ids: Sequence[str]) -> dict[str, float]:
+        index = self.index()
+        ranks = self._ranks(index)
+        n = len(ranks)
+        out: dict[str, float] = {}
+        for e in entity_ids:
+            pos = index.entity_index.get(e)
+            if pos is not None:
+                out[e] = float(ranks[pos]) / (n - 1) if n > 1 else 1.0
+        return out
+
+    def _ranks(self, index: GraphIndex) -> np.ndarray:
+        """How many entities have a lower stored authority than each (ties share their best
+        rank), per graph version."""
+        with self._lock:
+            if self._percentiles is None or self._percentiles[0] != index.version:
+                values = np.asarray(index.entity_pagerank, dtype=np.float64)
+                ranks = np.searchsorted(np.sort(values), values, side="left")
+                self._percentiles = (index.version, ranks)
+            return self._percentiles[1]
+
+    # --- paths ----------------------------------------------------------------------
+    def relation_paths(
+        self,
+        sources: Mapping[str, float],
+        max_hops: int,
+        hop_decay: float = 0.8,
+        backward: float = 0.5,
+    ) -> dict[str, PathHop]:
+        index = self.index()
+        seeds = {
+            pos: w for e, w in sources.items() if (pos := index.entity_index.get(e)) is not None
+        }
+        reach = expand(seeds, index, max_hops, hop_decay, backward)
+        ids = index.projection.entity_ids
+        out: dict[str, PathHop] = {}
+        for pos in np.flatnonzero(np.isfinite(reach.cost)).tolist():
+            parent, edge = int(reach.parent[pos]), int(reach.edge[pos])
+            out[ids[pos]] = PathHop(
+                ids[pos],
+                index.entity_names[pos],
+                int(reach.hops[pos]),
+                ids[parent] if parent >= 0 else None,
+                index.relation_type_names[index.rel_type[edge]] if edge >= 0 else "",
+                bool(index.rel_forward[edge]) if edge >= 0 else True,
+                float(reach.strength[pos]),
+                float(reach.cost[pos]),
+            )
+        return out
+
+    def chunk_entities(self, chunk_ids: Sequence[str]) -> dict[str, dict[str, int]]:
+        index = self.index()
+        ids = index.projection.entity_ids
+        out: dict[str, dict[str, int]] = {}
+        for c in chunk_ids:
+            pos = index.projection.chunk_pos.get(c)
+            if pos is not None:
+                counts = index.chunk_mentions[pos]
+                out[c] = {ids[e]: counts[j] for j, e in enumerate(index.chunk_entities[pos])}
+        return out
+
+    def entity_chunks(self, entity_ids: Sequence[str]) -> dict[str, list[str]]:
+        index = self.index()
+        return {
+            e: [index.chunk_ids[c] for c in index.entity_chunks[pos]]
+            for e in entity_ids
+            if (pos := index.entity_index.get(e)) is not None
+        }
+
+    def entity_vectors(self, entity_ids: Sequence[str]) -> dict[str, list[float]]:
+        index = self.index()
+        if index.entity_matrix is None:
+            return {}
+        return {
+            e: index.entity_matrix[pos].tolist()
+            for e in entity_ids
+            if (pos := index.entity_index.get(e)) is not None
+        }
+
+    def chunk_details(
+        self, chunk_ids: Sequence[str], vector: Sequence[float] | None = None
+    ) -> dict[str, ChunkDetail]:
+        index = self.index()
+        pos = [p for c in chunk_ids if (p := index.projection.chunk_pos.get(c)) is not None]
+        sims = np.zeros(len(pos))
+        if vector is not None and pos:
+            q = np.asarray(vector, dtype=np.float32)
+            q = q / (np.linalg.norm(q) or 1.0)
+            sims = index.chunk_matrix[pos] @ q
+        texts = (
+            {}
+            if index.chunk_texts
+            else {
+                h.chunk_id: h.text
+                for h in self._store.get_chunks([index.chunk_ids[p] for p in pos])
+            }
+        )
+        out: dict[str, ChunkDetail] = {}
+        for p, sim in zip(pos, sims, strict=True):
+            c, doc = index.chunk_ids[p], index.chunk_docs[p]
+            meta = index.docs[doc]
+            out[c] = ChunkDetail(
+                c,
+                doc,
+                meta.title,
+                index.chunk_texts[p] if index.chunk_texts else texts.get(c, ""),
+                index.chunk_index[p],
+                index.chunk_tokens[p],
+                float(sim),
+                float(index.chunk_authority[p]),
+                meta.source,
+                meta.doc_type,
+                meta.date,
+            )
+        return out
+
+    def subject_chunks(self, entity_ids: Sequence[str]) -> dict[str, list[str]]:
+        index = self.index()
+        out: dict[str, list[str]] = {}
+        for e in entity_ids:
+            pos = index.entity_index.get(e)
+            docs = index.subject_docs.get(pos, []) if pos is not None else []
+            if docs:
+                out[e] = [index.chunk_ids[c] for d in docs for c in index.doc_chunks.get(d, [])]
+        return out
+
+
+def _top(scores: np.ndarray, k: int) -> list[int]:
+    if k <= 0 or scores.size == 0:
+        return []
+    top = np.argpartition(-scores, k - 1)[:k] if k < scores.size else np.arange(scores.size)
+    return [int(i) for i in top[np.argsort(-scores[top], kind="stable")]]
