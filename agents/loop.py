@@ -64,6 +64,67 @@ def gather(
     searcher: Searcher | None = None,
 ) -> Gathered:
     searcher = searcher or container.searcher()
+    ctx, reach = _context(container, searcher, question, settings, audit, emit, caller)
+    the_plan = _plan(ctx, caller, settings, audit, emit)
+    pool = EvidencePool(reach, settings)
+    out = Gathered(
+        ctx, the_plan, pool, reach, list(the_plan.subtasks), warnings=list(the_plan.warnings)
+    )
+    round_tasks = list(the_plan.subtasks)
+    for iteration in range(1, ctx.iteration_budget + 1):
+        retrieved, fresh = _retrieve_round(
+            searcher, out, round_tasks, iteration, k or settings.k_per_query, settings, audit, emit
+        )
+        out.iterations = iteration
+        facts = RoundFacts(
+            iteration=iteration,
+            budget=ctx.iteration_budget,
+            retrieved=retrieved,
+            fresh=fresh,
+            tokens_spent=caller.spent if caller else 0,
+            token_budget=settings.max_tokens_total if caller else 0,
+        )
+        verdict = critique(facts, ctx, out.tasks, pool, reach, settings, out.bridges)
+        out.critiques.append(verdict)
+        audit.write("critique", **verdict.model_dump())
+        emit("critique", verdict.model_dump(include=_CRITIQUE_EVENT))
+        if verdict.stop:
+            break
+        round_tasks = verdict.new_subtasks
+        out.tasks += round_tasks
+    ranking = pool.bundle()
+    audit.write(
+        "evidence",
+        ranked=[
+            {"chunk_id": i.chunk_id, "score": i.score, "tag": i.tag, "distance": i.distance}
+            for i in ranking.items
+        ],
+    )
+    return out
+
+
+_CRITIQUE_EVENT = {
+    "iteration",
+    "entity_coverage",
+    "subtask_coverage",
+    "documents",
+    "new_share",
+    "stop",
+    "reason",
+}
+
+
+def _context(
+    container: AgentContainer,
+    searcher: Searcher,
+    question: str,
+    settings: AgentSettings,
+    audit: AuditLog,
+    emit: OnEvent,
+    caller: LLMCaller | None,
+) -> tuple[QueryContext, GraphReach]:
+    """What the graph says about the question before any retrieval: linked entities, their
+    neighbours on relation paths, and the complexity that sets the iteration budget."""
     model = searcher.model
     vector = container.embedder.embed([question])[0]
     links = link_entities(model, question, vector, settings, searcher.settings)
@@ -87,6 +148,17 @@ def gather(
             "complexity": ctx.complexity,
         },
     )
+    return ctx, reach
+
+
+def _plan(
+    ctx: QueryContext,
+    caller: LLMCaller | None,
+    settings: AgentSettings,
+    audit: AuditLog,
+    emit: OnEvent,
+) -> SubTaskPlan:
+    """Sub-tasks with focused queries; the plan's complexity resets the iteration budget."""
     the_plan = plan(ctx, caller, settings)
     ctx.complexity = the_plan.complexity
     ctx.iteration_budget = iteration_budget(the_plan.complexity, settings)
@@ -102,85 +174,54 @@ def gather(
             ],
         },
     )
-    pool = EvidencePool(reach, settings)
-    out = Gathered(
-        ctx, the_plan, pool, reach, list(the_plan.subtasks), warnings=list(the_plan.warnings)
-    )
-    per_query = k or settings.k_per_query
+    return the_plan
+
+
+def _retrieve_round(
+    searcher: Searcher,
+    out: Gathered,
+    tasks: list[SubTask],
+    iteration: int,
+    per_query: int,
+    settings: AgentSettings,
+    audit: AuditLog,
+    emit: OnEvent,
+) -> tuple[set[str], set[str]]:
+    """One retrieval per sub-task into the pool: (chunk ids retrieved, chunk ids new)."""
     preset = settings.preset or None
-    round_tasks = list(the_plan.subtasks)
-    for iteration in range(1, ctx.iteration_budget + 1):
-        retrieved: set[str] = set()
-        fresh: set[str] = set()
-        for task in round_tasks:
-            found = searcher.retrieve(task.query, per_query, preset)
-            results = found.results
-            # The graph preset names the entities on relation paths it followed: more bridges.
-            out.bridges += [b for b in found.bridges if b not in out.bridges]
-            new = pool.add(task, iteration, results)
-            retrieved.update(r.chunk_id for r in results)
-            fresh.update(new)
-            audit.write(
-                "retrieval",
-                iteration=iteration,
-                subtask=task.id,
-                origin=task.origin,
-                query=task.query,
-                preset=found.preset,
-                linked=[x.as_dict() for x in found.linked],
-                bridges=[{"entity_id": i, "name": n} for i, n in found.bridges],
-                k=per_query,
-                results=[
-                    {"chunk_id": r.chunk_id, "score": r.score, "components": r.components}
-                    for r in results
-                ],
-            )
-            emit(
-                "retrieval",
-                {
-                    "iteration": iteration,
-                    "subtask": task.id,
-                    "query": task.query,
-                    "hits": len(results),
-                    "new": len(new),
-                },
-            )
-        out.iterations = iteration
-        facts = RoundFacts(
+    retrieved: set[str] = set()
+    fresh: set[str] = set()
+    for task in tasks:
+        found = searcher.retrieve(task.query, per_query, preset)
+        results = found.results
+        # The graph preset names the entities on relation paths it followed: more bridges.
+        out.bridges += [b for b in found.bridges if b not in out.bridges]
+        new = out.pool.add(task, iteration, results)
+        retrieved.update(r.chunk_id for r in results)
+        fresh.update(new)
+        audit.write(
+            "retrieval",
             iteration=iteration,
-            budget=ctx.iteration_budget,
-            retrieved=retrieved,
-            fresh=fresh,
-            tokens_spent=caller.spent if caller else 0,
-            token_budget=settings.max_tokens_total if caller else 0,
+            subtask=task.id,
+            origin=task.origin,
+            query=task.query,
+            preset=found.preset,
+            linked=[x.as_dict() for x in found.linked],
+            bridges=[{"entity_id": i, "name": n} for i, n in found.bridges],
+            k=per_query,
+            results=[
+                {"chunk_id": r.chunk_id, "score": r.score, "components": r.components}
+                for r in results
+            ],
         )
-        verdict = critique(facts, ctx, out.tasks, pool, reach, settings, out.bridges)
-        out.critiques.append(verdict)
-        audit.write("critique", **verdict.model_dump())
         emit(
-            "critique",
-            verdict.model_dump(
-                include={
-                    "iteration",
-                    "entity_coverage",
-                    "subtask_coverage",
-                    "documents",
-                    "new_share",
-                    "stop",
-                    "reason",
-                }
-            ),
+            "retrieval",
+            {
+                "iteration": iteration,
+                "subtask": task.id,
+                "query": task.query,
+                "hits": len(results),
+                "new": len(new),
+            },
         )
-        if verdict.stop:
-            break
-        round_tasks = verdict.new_subtasks
-        out.tasks += round_tasks
-    ranking = pool.bundle()
-    audit.write(
-        "evidence",
-        ranked=[
-            {"chunk_id": i.chunk_id, "score": i.score, "tag": i.tag, "distance": i.distance}
-            for i in ranking.items
-        ],
-    )
-    return out
+    return retrieved, fresh

@@ -112,29 +112,10 @@ def answer(
         used_chunk_ids=evidence.ids(),
         audit_log=str(audit.path),
     )
-    done = False
-    if caller is not None:
-        try:
-            _llm_answer(container, question, evidence, cfg, caller, audit, emit, result)
-            done = True
-        except (LlmError, BudgetExceeded) as exc:
-            result.mode = "llm-failed"
-            result.note = (
-                f"The LLM step failed ({exc}); this answer is extractive, quoted from the evidence."
-            )
-            result.warnings.append(result.note)
-            audit.write("fallback", step="synthesis", error=str(exc))
-    if not done:
-        _offline_answer(container, question, g, evidence, cfg, result, caller is None)
-        report, _ = verify(
-            question, result.answer, result.findings, evidence, None, cfg.quote_min_words
-        )
-        result.verifier = report
-        result.warnings += report.problems()
-        if result.mode == "llm-failed" and result.confidence == "HIGH":
-            # Quoted sentences chosen without the model answer less of the question.
-            result.confidence = "MEDIUM"
-            result.reason += "; capped at MEDIUM because the LLM step failed"
+    if caller is None or not _try_llm(
+        container, question, evidence, cfg, caller, audit, emit, result
+    ):
+        _fallback_answer(container, question, g, evidence, cfg, result, caller is None)
     known = evidence.by_id()
     cited = cited_ids(result.answer, result.findings)
     result.citations = [
@@ -146,6 +127,52 @@ def answer(
     audit.write("result", **result.summary())
     emit("done", result.summary())
     return result
+
+
+def _try_llm(
+    container: AgentContainer,
+    question: str,
+    evidence: EvidenceBundle,
+    cfg: AgentSettings,
+    caller: LLMCaller,
+    audit: AuditLog,
+    emit: OnEvent,
+    result: AgenticResult,
+) -> bool:
+    """The LLM's synthesis and verification; False, said in the result, when it failed."""
+    try:
+        _llm_answer(container, question, evidence, cfg, caller, audit, emit, result)
+        return True
+    except (LlmError, BudgetExceeded) as exc:
+        result.mode = "llm-failed"
+        result.note = (
+            f"The LLM step failed ({exc}); this answer is extractive, quoted from the evidence."
+        )
+        result.warnings.append(result.note)
+        audit.write("fallback", step="synthesis", error=str(exc))
+        return False
+
+
+def _fallback_answer(
+    container: AgentContainer,
+    question: str,
+    g: Gathered,
+    evidence: EvidenceBundle,
+    cfg: AgentSettings,
+    result: AgenticResult,
+    no_llm: bool,
+) -> None:
+    """The extractive answer, verified deterministically."""
+    _offline_answer(container, question, g, evidence, cfg, result, no_llm)
+    report, _ = verify(
+        question, result.answer, result.findings, evidence, None, cfg.quote_min_words
+    )
+    result.verifier = report
+    result.warnings += report.problems()
+    if result.mode == "llm-failed" and result.confidence == "HIGH":
+        # Quoted sentences chosen without the model answer less of the question.
+        result.confidence = "MEDIUM"
+        result.reason += "; capped at MEDIUM because the LLM step failed"
 
 
 def _part_evidence(
