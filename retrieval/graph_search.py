@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -68,22 +69,7 @@ def graph_search(
     fused = rrf([dense_rank, list(bm25)], settings.rrf_k, [1.0, settings.seed_bm25_weight])
     linked = link_entities(question, query_vector.tolist(), model, settings)
 
-    proj = index.projection
-    reset: dict[int, float] = {}
-    seeds = sorted(fused.items(), key=lambda kv: -kv[1])[: settings.seed_chunks]
-    total = sum(s for _, s in seeds) or 1.0
-    for ci, s in seeds:
-        reset[ci] = settings.chunk_seed_weight * s / total
-    entity_total = sum(x.weight for x in linked) or 1.0
-    entity_seeds: dict[int, float] = {}
-    for x in linked:
-        ei = index.entity_index[x.entity_id]
-        entity_seeds[ei] = x.weight
-        node = proj.n_chunks + ei
-        reset[node] = reset.get(node, 0.0) + settings.entity_seed_weight * x.weight / entity_total
-    walk = proj.pagerank(
-        proj.vector(reset), damping=settings.damping, tol=settings.ppr_tolerance
-    ).scores
+    walk = _walk(index, fused, linked, settings)
     ppr = walk[:n]
     ppr = np.where(allowed, ppr, 0.0)
     top_ppr = float(ppr.max()) if ppr.size else 0.0
@@ -94,13 +80,7 @@ def graph_search(
         + settings.authority_weight * index.chunk_authority
     )
     named = {index.entity_index[x.entity_id]: x.score for x in linked if x.method != "embedding"}
-    # A passage whose document is about an entity the question names is where a reader looks
-    # first ("If Gallu is a demon, Lilu is what?" -> the article on Lilu).
-    if settings.named_subject_weight > 0:
-        for ei, link_score in named.items():
-            for doc in index.subject_docs.get(ei, []):
-                for c in index.doc_chunks.get(doc, []):
-                    score[c] += settings.named_subject_weight * link_score
+    _add_subject_bonus(score, named, index, settings)
     score = score + settings.bridge_weight * _bridges(
         query_vector, score, walk, allowed, set(named), index, settings
     )
@@ -110,8 +90,6 @@ def graph_search(
     if settings.mmr_lambda < 1.0:
         relevance = {i: float(score[i]) for i in order}
         order = mmr(order, relevance, index.chunk_matrix, k, settings.mmr_lambda)
-    hits: list[GraphHit] = []
-    bridges: dict[int, None] = {}
     # Paths start from the entities the question names (alias or full-text match), at the
     # strength of the match; a common name is still the question's subject.
     expansion = expand(
@@ -120,6 +98,58 @@ def graph_search(
     strategic = _strategic(expansion, index, dense, allowed, set(order[:k]), settings)
     keep = max(0, k - len(strategic))
     picks = [(ci, -1) for ci in order[:keep]] + list(strategic.items())
+    columns = {"ppr": ppr_norm, "dense": dense, "authority": index.chunk_authority}
+    hits, bridges = _explained(picks, expansion, index, score, columns, bm25)
+    return GraphOutcome(hits=hits, linked=linked, bridges=bridges)
+
+
+def _walk(
+    index: GraphIndex,
+    fused: Mapping[int, float],
+    linked: Sequence[LinkedEntity],
+    settings: RetrievalSettings,
+) -> np.ndarray:
+    """Personalized PageRank reset on the best fused chunks and the linked entities."""
+    proj = index.projection
+    reset: dict[int, float] = {}
+    seeds = sorted(fused.items(), key=lambda kv: -kv[1])[: settings.seed_chunks]
+    total = sum(s for _, s in seeds) or 1.0
+    for ci, s in seeds:
+        reset[ci] = settings.chunk_seed_weight * s / total
+    entity_total = sum(x.weight for x in linked) or 1.0
+    for x in linked:
+        node = proj.n_chunks + index.entity_index[x.entity_id]
+        reset[node] = reset.get(node, 0.0) + settings.entity_seed_weight * x.weight / entity_total
+    return proj.pagerank(
+        proj.vector(reset), damping=settings.damping, tol=settings.ppr_tolerance
+    ).scores
+
+
+def _add_subject_bonus(
+    score: np.ndarray, named: Mapping[int, float], index: GraphIndex, settings: RetrievalSettings
+) -> None:
+    """A passage whose document is about an entity the question names is where a reader
+    looks first ("If Gallu is a demon, Lilu is what?" -> the article on Lilu)."""
+    if settings.named_subject_weight <= 0:
+        return
+    for ei, link_score in named.items():
+        for doc in index.subject_docs.get(ei, []):
+            for c in index.doc_chunks.get(doc, []):
+                score[c] += settings.named_subject_weight * link_score
+
+
+def _explained(
+    picks: Sequence[tuple[int, int]],
+    expansion: Expansion,
+    index: GraphIndex,
+    score: np.ndarray,
+    columns: Mapping[str, np.ndarray],
+    bm25: Mapping[int, float],
+) -> tuple[list[GraphHit], list[tuple[str, str]]]:
+    """Each pick with its component scores and the relation path that explains it; the
+    entities along those paths are the bridges."""
+    hits: list[GraphHit] = []
+    bridges: dict[int, None] = {}
     for ci, subject in picks:
         path, end = explain(ci, expansion, index, via=subject)
         node = end
@@ -130,19 +160,16 @@ def graph_search(
             bridges[node] = None
             node = parent
         components = {
-            "ppr": round(float(ppr_norm[ci]), 6),
-            "dense": round(float(dense[ci]), 6),
+            "ppr": round(float(columns["ppr"][ci]), 6),
+            "dense": round(float(columns["dense"][ci]), 6),
             "bm25": round(float(bm25.get(ci, 0.0)), 6),
-            "authority": round(float(index.chunk_authority[ci]), 6),
+            "authority": round(float(columns["authority"][ci]), 6),
         }
         if subject >= 0:
             components["strategic"] = 1.0
         hits.append(GraphHit(ci, float(score[ci]), components, path))
-    return GraphOutcome(
-        hits=hits,
-        linked=linked,
-        bridges=[(proj.entity_ids[b], index.entity_names[b]) for b in bridges],
-    )
+    ids = index.projection.entity_ids
+    return hits, [(ids[b], index.entity_names[b]) for b in bridges]
 
 
 def _lexical(
