@@ -61,35 +61,14 @@ class GraphIndex:
         self.doc_chunks: dict[str, list[int]] = {}
         for ci, d in enumerate(data.chunk_docs):
             self.doc_chunks.setdefault(d, []).append(ci)
-        # A document's subject is the entity its title names (the extractor makes the title
-        # an entity); relation paths that reach a subject reach its document.
-        by_name: dict[str, list[int]] = {}
-        for ei, name in enumerate(data.entity_names):
-            by_name.setdefault(_key(name), []).append(ei)
-        self.subject_docs: dict[int, list[str]] = {}
-        for d, title in zip(data.doc_ids, data.doc_titles, strict=True):
-            for ei in by_name.get(_key(title), []):
-                self.subject_docs.setdefault(ei, []).append(d)
-        # Mentions per chunk, for explaining a result by the entities it shares with the query.
-        self.chunk_entities: list[list[int]] = [[] for _ in data.chunk_ids]
-        self.chunk_mentions: list[list[int]] = [[] for _ in data.chunk_ids]  # counts, aligned
-        for chunk, entity, count in data.mentions:
-            cpos = self.projection.chunk_pos.get(chunk)
-            epos = self.entity_index.get(entity)
-            if cpos is not None and epos is not None:
-                self.chunk_entities[cpos].append(epos)
-                self.chunk_mentions[cpos].append(int(count))
+        self.subject_docs = _subject_docs(data)
+        self._mention_lists(data)
         self._relation_arrays(data)
         self.entity_chunks: list[list[int]] = [[] for _ in data.entity_ids]
         for ci, entities in enumerate(self.chunk_entities):
             for ei in entities:
                 self.entity_chunks[ei].append(ci)
-        ent = np.asarray(data.entity_embeddings, dtype=np.float32)
-        if ent.size and ent.shape == (len(data.entity_ids), dim):
-            en = np.linalg.norm(ent, axis=1, keepdims=True)
-            self.entity_matrix: np.ndarray | None = ent / np.where(en > 0, en, 1.0)
-        else:
-            self.entity_matrix = None
+        self.entity_matrix = _unit_entity_matrix(data, dim)
         self.aliases = data.aliases
         # Title and text, as documents are read; empty texts (an older projection reader)
         # leave the graph preset on the store's full-text index (see graph_search).
@@ -106,6 +85,18 @@ class GraphIndex:
         self._matcher: Any = None
         self._alias_targets: dict[str, list[tuple[int, float]]] = {}
         self._lock = threading.Lock()
+
+    def _mention_lists(self, data: ProjectionData) -> None:
+        """Mentions per chunk, for explaining a result by the entities it shares with the
+        query: entity positions and their counts, aligned."""
+        self.chunk_entities: list[list[int]] = [[] for _ in data.chunk_ids]
+        self.chunk_mentions: list[list[int]] = [[] for _ in data.chunk_ids]
+        for chunk, entity, count in data.mentions:
+            cpos = self.projection.chunk_pos.get(chunk)
+            epos = self.entity_index.get(entity)
+            if cpos is not None and epos is not None:
+                self.chunk_entities[cpos].append(epos)
+                self.chunk_mentions[cpos].append(int(count))
 
     def _relation_arrays(self, data: ProjectionData) -> None:
         """The entity graph for path finding as CSR arrays: for entity ``a`` its edges are
@@ -235,3 +226,26 @@ class GraphIndexCache:
             if self._index is None or self._index.version != version:
                 self._index = GraphIndex(self._store.projection_data())
             return self._index
+
+
+def _subject_docs(data: ProjectionData) -> dict[int, list[str]]:
+    """A document's subject is the entity its title names (the extractor makes the title an
+    entity); relation paths that reach a subject reach its document."""
+    by_name: dict[str, list[int]] = {}
+    for ei, name in enumerate(data.entity_names):
+        by_name.setdefault(_key(name), []).append(ei)
+    subject_docs: dict[int, list[str]] = {}
+    for d, title in zip(data.doc_ids, data.doc_titles, strict=True):
+        for ei in by_name.get(_key(title), []):
+            subject_docs.setdefault(ei, []).append(d)
+    return subject_docs
+
+
+def _unit_entity_matrix(data: ProjectionData, dim: int) -> np.ndarray | None:
+    """Entity embeddings as unit rows; None when the projection carries none, or carries
+    vectors of another width than the chunks'."""
+    ent = np.asarray(data.entity_embeddings, dtype=np.float32)
+    if not (ent.size and ent.shape == (len(data.entity_ids), dim)):
+        return None
+    en = np.linalg.norm(ent, axis=1, keepdims=True)
+    return np.asarray(ent / np.where(en > 0, en, 1.0))
