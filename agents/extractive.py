@@ -134,14 +134,56 @@ def extractive_answer(
     overall = scores.max(axis=0)
     main_ids = {h.chunk_id for h in main}
     in_main = [c.passage.chunk_id in main_ids for c in candidates]
-    chosen: list[tuple[str, str]] = []
-    part_answers: list[PartAnswer] = []
-    list_lines: list[str] = []
-    list_items: list[_Candidate] = []
+    picked = _answer_parts(parts, candidates, scores, in_main, siblings, opts)
+    chosen, list_lines = picked.chosen, picked.list_lines
+    # Beside a list, a couple of sentences of context; otherwise up to max_sentences.
+    room = len(chosen) + opts.list_context if list_lines else opts.max_sentences
+    fill = overall + _bridge_bonus(candidates, [s for s, _ in chosen], opts.bridge_weight)
+    _fill(chosen, candidates, fill, in_main, room)
+    listed = set(list_lines)
+    prose = [(s, cid) for s, cid in chosen if f"- {s} [{cid}]" not in listed]
+    # The list is the answer when one was asked for: it comes first.
+    lines = ["\n".join(list_lines)] if list_lines else []
+    if prose:
+        lines.append(" ".join(f"{s} [{cid}]" for s, cid in prose))
+    titles = {h.chunk_id: h.doc_title for h in passages}
+    titles.update({c.passage.chunk_id: c.passage.doc_title for c in picked.list_items})
+    lines += _graph_lines(graph_context, candidates, overall, chosen)
+    cited = list(dict.fromkeys(cid for _, cid in chosen))
+    return ExtractiveAnswer(
+        "\n\n".join(lines),
+        chosen,
+        [Citation(c, titles.get(c, "")) for c in cited],
+        note=note,
+        parts=picked.parts,
+    )
+
+
+@dataclass
+class _Picked:
+    """What the question's parts chose: (sentence, chunk id) pairs in order, the lines of an
+    asked-for list and its items, and each part's answer."""
+
+    chosen: list[tuple[str, str]] = field(default_factory=list)
+    list_lines: list[str] = field(default_factory=list)
+    list_items: list[_Candidate] = field(default_factory=list)
+    parts: list[PartAnswer] = field(default_factory=list)
+
+
+def _answer_parts(
+    parts: Sequence[QuestionPart],
+    candidates: list[_Candidate],
+    scores: np.ndarray,
+    in_main: list[bool],
+    siblings: Siblings | None,
+    opts: ExtractiveOptions,
+) -> _Picked:
+    out = _Picked()
+    chosen = out.chosen
     for p_index, part in enumerate(parts):
         order = [i for i in np.argsort(-scores[p_index]) if in_main[i]]
         if not order:
-            part_answers.append(PartAnswer(part.text, part.kind, False, None, None))
+            out.parts.append(PartAnswer(part.text, part.kind, False, None, None))
             continue
         # The part's answer is the best sentence that states a fact of the asked kind about
         # the asked relation; only when none does, the best sentence at all (not found).
@@ -152,16 +194,16 @@ def extractive_answer(
             items = _enumeration(order[:3], candidates, siblings, opts)
             if items:
                 best, found = items[0], True
-                list_items += items
+                out.list_items += items
                 for item in items:
                     pair = (item.sentence, item.passage.chunk_id)
                     if pair not in chosen:
                         chosen.append(pair)
-                        list_lines.append(f"- {item.sentence} [{item.passage.chunk_id}]")
+                        out.list_lines.append(f"- {item.sentence} [{item.passage.chunk_id}]")
         if (best.sentence, best.passage.chunk_id) not in chosen:
             chosen.append((best.sentence, best.passage.chunk_id))
         rel, _ = coverage(part, best.sentence, best.passage.doc_title)
-        part_answers.append(
+        out.parts.append(
             PartAnswer(
                 part.text,
                 part.kind,
@@ -171,11 +213,19 @@ def extractive_answer(
                 rel if part.relation_words else 1.0,
             )
         )
-    # Beside a list, a couple of sentences of context; otherwise up to max_sentences.
-    room = len(chosen) + opts.list_context if list_lines else opts.max_sentences
-    fill = overall + _bridge_bonus(candidates, [s for s, _ in chosen], opts.bridge_weight)
-    # One sentence per document first: a multi-hop answer spans passages, and five
-    # sentences of the passage that best matches the question's words seldom hold it.
+    return out
+
+
+def _fill(
+    chosen: list[tuple[str, str]],
+    candidates: list[_Candidate],
+    fill: np.ndarray,
+    in_main: list[bool],
+    room: int,
+) -> None:
+    """Add the best remaining sentences up to ``room``, one per document first: a multi-hop
+    answer spans passages, and five sentences of the passage that best matches the
+    question's words seldom hold it."""
     docs = {c.passage.doc_title for c in candidates if (c.sentence, c.passage.chunk_id) in chosen}
     for per_doc in (True, False):
         for i in np.argsort(-fill):
@@ -189,14 +239,17 @@ def extractive_answer(
                 continue
             docs.add(c.passage.doc_title)
             chosen.append(pair)
-    listed = set(list_lines)
-    prose = [(s, cid) for s, cid in chosen if f"- {s} [{cid}]" not in listed]
-    # The list is the answer when one was asked for: it comes first.
-    lines = ["\n".join(list_lines)] if list_lines else []
-    if prose:
-        lines.append(" ".join(f"{s} [{cid}]" for s, cid in prose))
-    titles = {h.chunk_id: h.doc_title for h in passages}
-    titles.update({c.passage.chunk_id: c.passage.doc_title for c in list_items})
+
+
+def _graph_lines(
+    graph_context: Sequence[tuple[Passage, list[str]]],
+    candidates: list[_Candidate],
+    overall: np.ndarray,
+    chosen: list[tuple[str, str]],
+) -> list[str]:
+    """One line per passage reached through the graph (not already quoted), with its path;
+    each quoted sentence joins ``chosen``."""
+    lines: list[str] = []
     used = {cid for _, cid in chosen}
     for passage, path in graph_context:
         if passage.chunk_id in used:
@@ -209,14 +262,7 @@ def extractive_answer(
         chosen.append((best_sentence, passage.chunk_id))
         via = f" (through the graph: {' → '.join(path)})" if path else ""
         lines.append(f"Related{via}: {best_sentence} [{passage.chunk_id}]")
-    cited = list(dict.fromkeys(cid for _, cid in chosen))
-    return ExtractiveAnswer(
-        "\n\n".join(lines),
-        chosen,
-        [Citation(c, titles.get(c, "")) for c in cited],
-        note=note,
-        parts=part_answers,
-    )
+    return lines
 
 
 def _candidates(passages: Sequence[Passage], min_words: int) -> list[_Candidate]:
