@@ -31,6 +31,9 @@ TESTS ?= tests
 # The browser tests drive Debian's chromium, never a browser downloaded by Playwright.
 setup: $(STAMP) $(NODE_STAMP) $(EXPLORER_STAMP)
 	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
+	@# docker-compose.yml is checked by `docker compose config` (v2) or `docker-compose` (v1), no engine needed.
+	@docker compose version >/dev/null 2>&1 || command -v docker-compose >/dev/null || \
+	  (apt-get update -qq && apt-get install -y -qq docker-compose)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
