@@ -102,13 +102,7 @@ class LLMCaller:
             "llm_response",
             step=step,
             prompt=prompt,
-            model=reply.model,
-            content=reply.content,
-            finish_reason=reply.finish_reason,
-            attempts=reply.attempts,
-            seconds=round(reply.seconds, 2),
-            prompt_tokens=reply.usage.prompt_tokens,
-            completion_tokens=reply.usage.completion_tokens,
+            **reply.audit_fields(),
             step_tokens=self.tokens[step],
         )
         return reply

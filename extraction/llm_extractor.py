@@ -255,17 +255,7 @@ class LlmExtractor:
             tokens_out=reply.usage.completion_tokens,
         )
         if self._journal is not None:
-            self._journal.write(
-                "llm_response",
-                step="extract",
-                model=reply.model,
-                content=reply.content,
-                finish_reason=reply.finish_reason,
-                attempts=reply.attempts,
-                seconds=round(reply.seconds, 2),
-                prompt_tokens=reply.usage.prompt_tokens,
-                completion_tokens=reply.usage.completion_tokens,
-            )
+            self._journal.write("llm_response", step="extract", **reply.audit_fields())
         return LlmExtraction.model_validate(answer.model_dump())
 
     def _direction_ok(self, rtype: str, source: str | None, target: str | None) -> bool:

@@ -29,6 +29,18 @@ class LlmReply:
     attempts: int = 1  # HTTP requests it took, retries included
     seconds: float = 0.0
 
+    def audit_fields(self) -> dict[str, Any]:
+        """What an audit or journal line records of the reply (never the request's keys)."""
+        return {
+            "model": self.model,
+            "content": self.content,
+            "finish_reason": self.finish_reason,
+            "attempts": self.attempts,
+            "seconds": round(self.seconds, 2),
+            "prompt_tokens": self.usage.prompt_tokens,
+            "completion_tokens": self.usage.completion_tokens,
+        }
+
 
 @runtime_checkable
 class LlmClient(Protocol):
