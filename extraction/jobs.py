@@ -23,7 +23,8 @@ from typing import IO, Any, Literal
 from pydantic import BaseModel, Field, ValidationError
 
 from core.errors import ConfigError, NotFoundError, StoreError
-from extraction.sync import StopCheck, SyncReport
+from extraction.sync import StopCheck
+from extraction.sync_report import SyncReport
 
 log = logging.getLogger(__name__)
 

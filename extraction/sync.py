@@ -37,6 +37,7 @@ from extraction.loaders import SourceDocument, discover, load_file
 from extraction.manifest import MANIFEST, FileEntry, Manifest, entry_for, stamp
 from extraction.pipeline import Ingestor, IngestReport, ProgressHook
 from extraction.sync_closure import doc_entities, related_entities
+from extraction.sync_report import SyncFailure, SyncReport
 from graph_store import GraphStore
 from graph_store.types import DocumentInfo, DocumentState, GraphExport
 
@@ -49,40 +50,6 @@ _PASSAGE_URI = re.compile(r"(.+\.json)#\d+", re.IGNORECASE)
 _LIST_PAGE = 1000
 REFRESH_MARKER = "refresh.pending"
 SAME_FAILURE_LIMIT = 3  # single documents failing alike before the rest are not tried
-
-
-@dataclass(frozen=True)
-class SyncFailure:
-    source: str
-    reason: str
-
-    def __str__(self) -> str:
-        return f"{self.source}: {self.reason}"
-
-
-@dataclass
-class SyncReport:
-    """What one sync did. Document lists hold uris; ``unchanged`` is only counted."""
-
-    roots: list[str] = field(default_factory=list)
-    files: int = 0
-    added: list[str] = field(default_factory=list)
-    changed: list[str] = field(default_factory=list)
-    reextracted: list[str] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
-    # unchanged documents written again because a changed or removed one shared entities
-    reresolved: list[str] = field(default_factory=list)
-    unchanged: int = 0
-    failed: list[SyncFailure] = field(default_factory=list)
-    refreshed: bool = False
-    cancelled: bool = False
-    seconds: float = 0.0
-
-    @property
-    def changed_anything(self) -> bool:
-        return bool(
-            self.added or self.changed or self.reextracted or self.removed or self.reresolved
-        )
 
 
 @dataclass

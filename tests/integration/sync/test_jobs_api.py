@@ -14,8 +14,9 @@ from fastapi import FastAPI
 from api.errors import install_error_handlers
 from api.routers import jobs
 from extraction.jobs import JobManager
-from extraction.sync import StopCheck, SyncReport
+from extraction.sync import StopCheck
 from extraction.sync_config import SyncSettings
+from extraction.sync_report import SyncReport
 from kg.container import Container
 from kg.settings import Settings
 from tests.integration.api.live import live_client
