@@ -1,0 +1,126 @@
+"""Offline and LLM answers to the same questions in one run, for ``kg bench qa --llm``.
+
+Each question is answered twice on the same open store, offline and with the LLM; which goes
+first alternates from question to question, so that a busy machine slows both modes alike and
+seconds per question compare. Besides each mode's summary (``bench.qa.summarise``) the result
+says what held the LLM back: how many runs fell back to the extractive answer ("llm-failed"),
+the verifier's verdicts, tokens per step, and the questions one mode got right and the other
+did not.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from typing import Any
+
+from bench.answer_metrics import score_answer
+from bench.environment import describe
+from bench.metrics import mean
+from bench.multihop import dataset_name
+from bench.qa import GoldQuestion, ProgressHook, QaConfig, read_gold_answers, summarise
+from bench.store import bench_store
+from core.errors import ConfigError
+from kg.settings import Settings
+
+MODES = ("offline", "llm")
+
+
+def run_pair(
+    config: QaConfig, settings: Settings, progress: ProgressHook | None = None
+) -> dict[str, Any]:
+    from agents.orchestrator import answer
+    from llm.openai_compat import build_llm
+
+    questions = read_gold_answers(config.questions)[: config.limit]
+    if not questions:
+        raise ConfigError(f"{config.questions}: no question has a gold answer")
+    llm = build_llm(settings.llm)
+    if llm is None:
+        raise ConfigError("--llm needs KG_LLM__BASE_URL and KG_LLM__MODEL")
+    # The store is the rules-built one `kg bench qa` offline uses: this measures answering, and
+    # an LLM-built store would be another store (and hours of extraction on a CPU).
+    extraction = settings.extraction.model_copy(update={"llm_enabled": False})
+    settings = settings.model_copy(update={"extraction": extraction})
+    rows: dict[str, list[dict[str, Any]]] = {m: [] for m in MODES}
+    with bench_store(config.corpus, settings, config.work_dir, None, progress) as bs:
+        container = bs.container
+        container.searcher()  # built once, outside the timed questions
+        for n, q in enumerate(questions):
+            order = MODES if n % 2 == 0 else MODES[::-1]
+            for mode in order:
+                t0 = time.perf_counter()
+                result = answer(container, q.text, llm=llm if mode == "llm" else None)
+                rows[mode].append(_row(q, result, time.perf_counter() - t0))
+            if progress:
+                progress("questions", n + 1, len(questions))
+        env = describe(container)
+    return {
+        "dataset": config.name or dataset_name(config.corpus),
+        "mode": "offline+llm",
+        "model": llm.model,
+        "summary": {m: summarise(rows[m]) for m in MODES},
+        "llm_limits": _limits(rows["offline"], rows["llm"]),
+        "questions": [
+            {"offline": off, "llm": on}
+            for off, on in zip(rows["offline"], rows["llm"], strict=True)
+        ],
+        "environment": env,
+    }
+
+
+def _row(q: GoldQuestion, result: Any, seconds: float) -> dict[str, Any]:
+    scored = score_answer(result.answer, q.answers)
+    report = result.verifier
+    return {
+        "id": q.id,
+        "question": q.text,
+        "gold": list(q.answers),
+        "answer": result.answer,
+        "confidence": result.confidence,
+        "mode": result.mode,
+        "verified": None if report is None else report.passed,
+        "problems": [] if report is None else report.problems(),
+        "tokens": dict(result.tokens),
+        "warnings": list(result.warnings),
+        "words": len(result.answer.split()),
+        "em": scored.em,
+        "f1": round(scored.f1, 4),
+        "recall": scored.recall,
+        "seconds": round(seconds, 3),
+    }
+
+
+def _limits(offline: list[dict[str, Any]], llm: list[dict[str, Any]]) -> dict[str, Any]:
+    steps: Counter[str] = Counter()
+    for r in llm:
+        steps.update(r["tokens"])
+    pairs = list(zip(offline, llm, strict=True))
+    return {
+        "modes": dict(Counter(r["mode"] for r in llm)),
+        "verified": dict(Counter(str(r["verified"]) for r in llm)),
+        "tokens_per_question": {k: round(v / max(1, len(llm))) for k, v in steps.items()},
+        "mean_words": {
+            "offline": mean([r["words"] for r in offline]),
+            "llm": mean([r["words"] for r in llm]),
+        },
+        "only_offline_right": [o["id"] for o, m in pairs if o["recall"] > m["recall"]],
+        "only_llm_right": [o["id"] for o, m in pairs if m["recall"] > o["recall"]],
+    }
+
+
+def table_rows(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """The printed summary: one row per measure, a column per mode."""
+    s = result["summary"]
+    rows = [
+        [name, *(f"{s[m][key]:.3f}" for m in MODES)]
+        for name, key in (("EM", "em"), ("F1", "f1"), ("answer recall", "answer_recall"))
+    ]
+    for level in ("HIGH", "MEDIUM", "LOW"):
+        cells = []
+        for m in MODES:
+            e = s[m]["calibration"].get(level, {"right": 0, "count": 0})
+            cells.append(f"{e['right']}/{e['count']}")
+        rows.append([f"{level} right", *cells])
+    rows.append(["seconds / question", *(f"{s[m]['seconds_per_question']:.1f}" for m in MODES)])
+    return ["measure", *MODES], rows
