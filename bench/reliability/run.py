@@ -11,6 +11,7 @@ import argparse
 import json
 import logging
 import resource
+import shutil
 import tempfile
 import time
 from pathlib import Path
@@ -48,6 +49,13 @@ def _args() -> argparse.Namespace:
     p.add_argument("--neo4j-kills", type=int, default=10)
     p.add_argument("--neo4j-batch", type=int, default=5, help="documents per write on Neo4j")
     p.add_argument("--out", type=Path, default=ROOT / "bench/results/reliability.json")
+    p.add_argument(
+        "--keep-from",
+        type=Path,
+        default=None,
+        help="an earlier results file whose figures of the skipped checks are carried over "
+        "(listed under carried_over)",
+    )
     return p.parse_args()
 
 
@@ -110,6 +118,10 @@ def _neo4j_checks(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     backend = Neo4jBackend(args.neo4j_uri, args.neo4j_home.resolve(), jars_dir=args.neo4j_jars)
     server = backend.server()
     was_running = server.status().running
+    if not was_running:
+        # The run's own server starts from an empty database, whatever an earlier run (or a
+        # test pointed at this home) left in it.
+        shutil.rmtree(backend.home / "data", ignore_errors=True)
     start = time.perf_counter()
     server.start()
     out: dict[str, Any] = {
@@ -191,12 +203,42 @@ def main() -> None:
                 "cli_effects"
             )
         if "neo4j" not in skip:
-            figures |= _neo4j_checks(args, work / "neo4j")
+            try:
+                figures |= _neo4j_checks(args, work / "neo4j")
+            except Exception as exc:  # the other figures are still written, and the run fails
+                logging.exception("the Neo4j checks stopped")
+                figures["neo4j_error"] = f"{type(exc).__name__}: {exc}"
+    if args.keep_from:
+        figures |= _carried(json.loads(args.keep_from.read_text(encoding="utf-8")), skip, figures)
     figures["max_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     figures["seconds"] = round(time.perf_counter() - started, 1)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
     _table(figures, args.out)
+    if "neo4j_error" in figures:
+        raise SystemExit(f"the Neo4j checks stopped: {figures['neo4j_error']}")
+
+
+# Key prefixes of each check, for carrying a skipped check's figures over from an earlier run.
+_PREFIXES = {
+    "crash": ("crash_",),
+    "fuzz": ("fuzz_",),
+    "load": ("load_",),
+    "injection": ("injection_", "cli_"),
+}
+
+
+def _carried(earlier: dict[str, Any], skip: set[str], figures: dict[str, Any]) -> dict[str, Any]:
+    """The earlier run's figures of the skipped checks, named in ``carried_over`` with the
+    seconds that run took, so that nobody reads them as this run's."""
+    prefixes = tuple(p for check in skip for p in _PREFIXES.get(check, ()))
+    kept = {k: v for k, v in earlier.items() if k.startswith(prefixes) and k not in figures}
+    if not kept:
+        return {}
+    return kept | {
+        "carried_over": sorted(kept),
+        "carried_over_from_seconds": earlier.get("seconds"),
+    }
 
 
 def _table(figures: dict[str, Any], out: Path) -> None:
