@@ -127,6 +127,7 @@ llm: setup
 llm-stop: setup
 	KG_DATA_DIR=.kg/llm $(BIN)/kg llm stop
 
-# Crash recovery, load, OpenAPI fuzz and injection figures (issue 10); under 20 minutes.
-reliability: setup
+# Crash recovery, load, OpenAPI fuzz and injection figures (issue 10), then the same on a Neo4j
+# server the run starts on its own port (issue 16; `--skip neo4j` leaves it out).
+reliability: setup neo4j-jars
 	$(BIN)/python -m bench.reliability.run

@@ -9,7 +9,7 @@ so that a subclass maps before its base:
 | ``InputError`` | 422 | the message (names the input and the reason) |
 | ``ReadOnlyViolation`` | 403 | the message: a policy refusal, like a path outside the roots |
 | ``SchemaVersionError`` | 503 | the message (versions only) |
-| ``StoreError`` | 503 | generic; the cause is logged |
+| ``StoreError``, ``StoreUnavailable`` (cannot reach it) | 503 | generic; the cause is logged |
 | ``LlmError`` | 502 | generic; the cause is logged |
 | ``ConfigError``, ``EmbeddingError``, other ``KgError`` | 500 | generic; the cause is logged |
 

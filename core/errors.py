@@ -19,6 +19,11 @@ class StoreError(KgError):
     """The graph store failed or refused an operation."""
 
 
+class StoreUnavailable(StoreError):
+    """The store cannot be reached now (server down, connection refused or timed out): the
+    same request may succeed later, unlike a query the store refused."""
+
+
 class SchemaVersionError(StoreError):
     """The store on disk was written with a different graph schema version."""
 

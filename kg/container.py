@@ -46,6 +46,8 @@ def build_store(settings: Settings, embedder: Embedder) -> GraphStore:
             database=n.database,
             embedding_dim=embedder.dimension,
             embedding_model=embedder.model_name,
+            max_retry_time_s=n.max_retry_time_s,
+            connection_timeout_s=n.connection_timeout_s,
         )
         return store
     raise ConfigError(f"unknown store {settings.store!r}")  # pragma: no cover - Literal

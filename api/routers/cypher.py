@@ -2,7 +2,8 @@
 
 A query that would write, load or export files, or change settings is refused with 403 by
 the store's read-only guard (``ReadOnlyViolation``), whoever wrote it. A caller's query the
-database rejects is the caller's to fix (422); a generated one is the model's (502).
+database rejects is the caller's to fix (422); a generated one is the model's (502); a store
+that cannot be reached is neither (503, ``StoreUnavailable``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from api.deps import AppState, StateDep
 from api.errors import Problem
 from api.explore import explore_port
 from api.schemas import CypherRequest, jsonable
-from core.errors import StoreError
+from core.errors import StoreError, StoreUnavailable
 from graph_store.explore_port import GraphExplorer
 from retrieval.text2cypher import Text2Cypher
 
@@ -35,6 +36,8 @@ def run_cypher(body: CypherRequest, state: StateDep) -> dict[str, Any]:
     if body.query is not None:
         try:
             rows = explorer.run_read_only(body.query, body.params, max_rows=body.max_rows)
+        except StoreUnavailable:
+            raise  # the store is away (503), whatever the query
         except StoreError as exc:
             # The caller wrote this query, so the database's complaint (syntax, unknown
             # property, timeout) is theirs to read and fix, not a server failure.
@@ -51,6 +54,8 @@ def _text2cypher(
         raise Problem(503, "text2cypher needs an LLM: set KG_LLM__BASE_URL and KG_LLM__MODEL")
     try:
         found = Text2Cypher(explorer, state.llm, max_rows=max_rows).ask(question)
+    except StoreUnavailable:
+        raise
     except StoreError as exc:
         # The model, not the caller, wrote a query the database could not run.
         raise Problem(502, f"the generated query failed: {exc}") from exc

@@ -104,10 +104,20 @@ def cli_commands(payloads: tuple[str, ...]) -> Iterator[list[str]]:
 
 
 def run_cli(
-    data_dir: Path, args: list[str], timeout_s: float = 300.0
+    data_dir: Path,
+    args: list[str],
+    timeout_s: float = 300.0,
+    env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """The real ``kg`` entry point in a subprocess on the store in ``data_dir``."""
-    env = {**os.environ, "KG_DATA_DIR": str(data_dir), "HF_HUB_OFFLINE": "1"}
+    """The real ``kg`` entry point in a subprocess on the store in ``data_dir`` (the embedded
+    one unless ``env`` names another)."""
+    env = {
+        **os.environ,
+        "KG_STORE": "embedded",
+        "KG_DATA_DIR": str(data_dir),
+        "HF_HUB_OFFLINE": "1",
+        **(env or {}),
+    }
     env.pop("KG_LLM__BASE_URL", None)
     code = "from kg.cli import app; app()"
     return subprocess.run(

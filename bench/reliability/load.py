@@ -1,13 +1,22 @@
-"""Load: concurrent clients send mixed reads to the API while an ingest runs in the same
-server; errors and latency percentiles are the figures."""
+"""Load: concurrent clients send mixed reads to the API while ingests run in the same server;
+errors and latency percentiles are the figures.
+
+The writer ingests a stream of new documents (the next passages of the corpus, a small file
+per call, one call after the other) from the first read to the last, so that every read of
+the window meets a write in progress; ``load_ingest_overlap_s`` is how many seconds of the
+window an ingest call was running, out of ``load_window_s``.
+"""
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -27,20 +36,42 @@ class LoadResult:
     requests: int = 0
     errors: list[str] = field(default_factory=list)
     latencies_ms: list[float] = field(default_factory=list)
-    ingest_status: int | None = None
-    ingest_seconds: float = 0.0
+    # (start, end, status, documents added) of each ingest call, perf_counter seconds.
+    ingests: list[tuple[float, float, int | str, int]] = field(default_factory=list)
+    window: tuple[float, float] = (0.0, 0.0)
+
+    def overlap_s(self) -> float:
+        w0, w1 = self.window
+        return sum(max(0.0, min(end, w1) - max(start, w0)) for start, end, _, _ in self.ingests)
 
     def as_dict(self) -> dict[str, Any]:
         lat = np.array(self.latencies_ms or [0.0])
+        w0, w1 = self.window
+        inside = [i for i in self.ingests if i[0] < w1]
         return {
             "load_requests": self.requests,
             "load_errors": len(self.errors),
             "load_error_examples": self.errors[:10],
             "load_p50_ms": round(float(np.percentile(lat, 50)), 1),
             "load_p95_ms": round(float(np.percentile(lat, 95)), 1),
-            "load_ingest_status": self.ingest_status,
-            "load_ingest_seconds": round(self.ingest_seconds, 1),
+            "load_window_s": round(w1 - w0, 1),
+            "load_ingest_overlap_s": round(self.overlap_s(), 1),
+            "load_ingest_calls": len(inside),
+            "load_ingest_documents": sum(added for *_, added in inside),
+            "load_ingest_statuses": sorted({str(status) for _, _, status, _ in self.ingests}),
         }
+
+
+def passage_stream(source: Path, start: int, per_file: int, folder: Path) -> Iterator[str]:
+    """Names (relative to ``folder``) of corpus files of ``per_file`` passages each, taken in
+    order from passage ``start`` of ``source``: documents the store has not seen."""
+    passages = json.loads(source.read_text(encoding="utf-8"))
+    folder.mkdir(parents=True, exist_ok=True)
+    for i, at in enumerate(range(start, len(passages), per_file)):
+        name = f"load-stream-{i:04d}.json"
+        chunk = passages[at : at + per_file]
+        (folder / name).write_text(json.dumps(chunk, ensure_ascii=False), encoding="utf-8")
+        yield name
 
 
 def _mixed(rng: random.Random, entity_ids: list[str]) -> tuple[str, str, dict[str, Any]]:
@@ -60,26 +91,42 @@ def _mixed(rng: random.Random, entity_ids: list[str]) -> tuple[str, str, dict[st
 
 def run(
     base_url: str,
-    ingest_paths: list[str],
+    stream: Iterator[str],
     clients: int = 8,
     per_client: int = 200,
     seed: int = 10,
 ) -> LoadResult:
+    """``stream`` yields paths (relative to the server's first ingest root) of new documents;
+    the writer ingests them one call after the other until the last client is done."""
     result = LoadResult()
     lock = threading.Lock()
+    reading = threading.Event()
+    done = threading.Event()
     with httpx.Client(base_url=base_url, timeout=300) as probe:
         hits = probe.get("/v1/entities", params={"q": "the", "k": 50}).json()
     entity_ids = [h["id"] for h in hits.get("items", hits) if isinstance(h, dict) and "id" in h]
 
     def ingest() -> None:
-        start = time.perf_counter()
+        reading.wait()
         with httpx.Client(base_url=base_url, timeout=1800) as client:
-            response = client.post("/v1/ingest", json={"paths": ingest_paths})
-        result.ingest_status = response.status_code
-        result.ingest_seconds = time.perf_counter() - start
+            for path in stream:
+                if done.is_set():
+                    return
+                start = time.perf_counter()
+                status: int | str
+                added = 0
+                try:
+                    response = client.post("/v1/ingest", json={"paths": [path]})
+                    status = response.status_code
+                    if status == 200:
+                        added = int(response.json().get("added", 0))
+                except httpx.HTTPError as exc:
+                    status = type(exc).__name__
+                result.ingests.append((start, time.perf_counter(), status, added))
 
     def worker(index: int) -> None:
         rng = random.Random(seed * 100 + index)
+        reading.set()
         with httpx.Client(base_url=base_url, timeout=300) as client:
             for _ in range(per_client):
                 method, path, kwargs = _mixed(rng, entity_ids)
@@ -98,7 +145,10 @@ def run(
 
     writer = threading.Thread(target=ingest, name="load-ingest")
     writer.start()
+    w0 = time.perf_counter()
     with ThreadPoolExecutor(max_workers=clients) as pool:
         list(pool.map(worker, range(clients)))
+    result.window = (w0, time.perf_counter())
+    done.set()
     writer.join()
     return result

@@ -19,7 +19,7 @@ from types import TracebackType
 from typing import Any, Self
 
 import cypher
-from core.errors import SchemaVersionError, StoreError
+from core.errors import SchemaVersionError, StoreError, StoreUnavailable
 from graph_schema import SCHEMA_VERSION, DocumentGraph
 from graph_store.neo4j import guard as neo4j_guard
 from graph_store.neo4j import writes
@@ -71,6 +71,9 @@ class Neo4jGraphStore(Neo4jExploreMixin):
         database: str = "neo4j",
         embedding_dim: int = 384,
         embedding_model: str = "",
+        *,
+        max_retry_time_s: float = 5.0,
+        connection_timeout_s: float = 5.0,
     ) -> None:
         if embedding_dim <= 0:
             raise StoreError(f"embedding dimension must be positive, got {embedding_dim}")
@@ -79,6 +82,10 @@ class Neo4jGraphStore(Neo4jExploreMixin):
         self._database = database
         self._dim = int(embedding_dim)
         self._model = embedding_model
+        # Bounded so that a request fails (StoreError, a 503 in the API) within seconds while
+        # the server is away, instead of after the driver's 30 s defaults (graph_store.config).
+        self._retry_s = float(max_retry_time_s)
+        self._connect_s = float(connection_timeout_s)
         self._driver: Any = None
         self._neo4j: Any = None
         self._vector_lock = threading.Lock()
@@ -94,14 +101,19 @@ class Neo4jGraphStore(Neo4jExploreMixin):
 
         self._neo4j = neo4j
         try:
-            driver = neo4j.GraphDatabase.driver(self._uri, auth=self._auth)
+            driver = neo4j.GraphDatabase.driver(
+                self._uri,
+                auth=self._auth,
+                max_transaction_retry_time=self._retry_s,
+                connection_timeout=self._connect_s,
+            )
         except (ValueError, neo4j.exceptions.ConfigurationError) as exc:
             raise StoreError(f"invalid Neo4j URI {self._uri!r}: {exc}") from exc
         try:
             driver.verify_connectivity()
         except self._errors() as exc:
             driver.close()
-            raise StoreError(f"cannot connect to Neo4j at {self._uri}: {exc}") from exc
+            raise _failed(exc, f"cannot connect to Neo4j at {self._uri}: {exc}") from exc
         self._driver = driver
         try:
             self._check_version()
@@ -190,7 +202,7 @@ class Neo4jGraphStore(Neo4jExploreMixin):
                 text, dict(params), routing_=routing, database_=self._database
             )
         except self._errors() as exc:
-            raise StoreError(f"Neo4j query failed: {one_line(exc)}") from exc
+            raise _failed(exc, f"Neo4j query failed: {one_line(exc)}") from exc
         return [list(r.values()) for r in records]
 
     def _read(self, name: str, **params: Any) -> list[list[Any]]:
@@ -211,7 +223,7 @@ class Neo4jGraphStore(Neo4jExploreMixin):
             with driver.session(database=self._database) as session:
                 session.execute_write(unit)
         except self._errors() as exc:
-            raise StoreError(f"Neo4j write failed: {one_line(exc)}") from exc
+            raise _failed(exc, f"Neo4j write failed: {one_line(exc)}") from exc
         if self._gds.known_available():
             # Free the memory of projections of the old graph now; the write has committed,
             # so a failure here only delays the drop until the next projection is needed.
@@ -413,7 +425,17 @@ class Neo4jGraphStore(Neo4jExploreMixin):
                 self._neo4j, driver, self._database, query, params, timeout_s, max_rows
             )
         except self._errors() as exc:
-            raise StoreError(f"read-only query failed: {exc}") from exc
+            raise _failed(exc, f"read-only query failed: {exc}") from exc
+
+
+def _failed(exc: Exception, message: str) -> StoreError:
+    """StoreUnavailable when the server could not be reached (after the driver's bounded
+    retries), so that callers can tell "try later" from "this query is wrong"."""
+    from neo4j.exceptions import DatabaseUnavailable, ServiceUnavailable, SessionExpired
+
+    # DatabaseUnavailable: the server answers but is shutting down or still starting.
+    unreachable = isinstance(exc, ServiceUnavailable | SessionExpired | DatabaseUnavailable)
+    return StoreUnavailable(message) if unreachable else StoreError(message)
 
 
 def _candidates(k: int) -> int:
