@@ -140,6 +140,21 @@ def _timed_clean(store: Backend, data_dir: Path, corpus: Path, batch: int) -> tu
     return first, time.perf_counter() - start
 
 
+def _kill_after(
+    store: Backend, data_dir: Path, proc: subprocess.Popen[bytes], documents: int, delay: float
+) -> bool:
+    """SIGKILL ``proc`` ``delay`` seconds after ``documents`` are committed; False when it ended
+    first (the rerun must then leave the graph unchanged)."""
+    while proc.poll() is None and store.committed(data_dir) < documents:
+        time.sleep(0.05)
+    time.sleep(delay)
+    if proc.poll() is not None:
+        return False
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    return True
+
+
 def run(
     work: Path,
     passages: int,
@@ -151,9 +166,9 @@ def run(
     from_first_commit: bool = False,
 ) -> CrashResult:
     """``kills`` runs killed at seeded random moments of the clean build's duration, or, with
-    ``from_first_commit`` (a store another process can read while the ingest writes), between
-    its first commit and its end, so that every kill lands among the writes rather than in
-    the CLI's start-up (model loading), which the embedded runs already cover."""
+    ``from_first_commit`` (a store another process can read while the ingest writes), after a
+    seeded number of committed documents, so that every kill lands among the writes rather
+    than in the CLI's start-up (model loading), which the embedded runs already cover."""
     store = backend or Embedded()
     corpus = write_slice(MUSIQUE, passages, work / "corpus")
     clean_dir = work / "clean"
@@ -173,15 +188,23 @@ def run(
     for i in range(kills):
         data = work / f"kill-{i}"
         store.reset(data)
-        at = rng.uniform(first_s, clean_s) if first_s else rng.uniform(0.05, 0.95) * clean_s
         proc = start_ingest(store, data, corpus, batch)
-        try:
-            proc.wait(timeout=at)
-            killed = False  # it finished first: the rerun below must leave it unchanged
-        except subprocess.TimeoutExpired:
-            os.kill(proc.pid, signal.SIGKILL)
-            proc.wait()
-            killed = True
+        started = time.perf_counter()
+        if from_first_commit:
+            # Timed kills missed the writes: a clean build commits all its batches within a few
+            # seconds and spends the rest refreshing indexes. Watching the store instead, the
+            # kill lands after a seeded number of committed documents, inside the next batch.
+            target = rng.randint(1, max(1, passages - 1))
+            killed = _kill_after(store, data, proc, target, rng.uniform(0.0, 0.3))
+        else:
+            try:
+                proc.wait(timeout=rng.uniform(0.05, 0.95) * clean_s)
+                killed = False  # it finished first: the rerun below must leave it unchanged
+            except subprocess.TimeoutExpired:
+                os.kill(proc.pid, signal.SIGKILL)
+                proc.wait()
+                killed = True
+        at = time.perf_counter() - started
         # What the killed run left committed: 0 means it died before its first batch.
         partial = store.committed(data)
         # Opening the store above salvaged it if Kùzu could not replay its log.
