@@ -2,7 +2,10 @@
 ``python -m bench.rss`` on each store, gathered into one JSON with a markdown table.
 
     python -m bench.stores_report --multihop M1.json M2.json ... --latency L1.json L2.json \
-        [--rss R1.json R2.json] --out bench/results/stores.json
+        [--rss R1.json R2.json] [--add KEY=FILE.json ...] --out bench/results/stores.json
+
+``--add`` files (other measurements of the same session, each a JSON object) go in as they are,
+under their key.
 
 Each input names its own store (``corpus.store_kind`` / ``store``); recall differences are
 Neo4j minus embedded per dataset and preset. Numbers are copied, never recomputed.
@@ -109,6 +112,7 @@ def main() -> None:
     parser.add_argument("--multihop", type=Path, nargs="*", default=[])
     parser.add_argument("--latency", type=Path, nargs="*", default=[])
     parser.add_argument("--rss", type=Path, nargs="*", default=[])
+    parser.add_argument("--add", nargs="*", default=[], metavar="KEY=FILE")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
     doc = gather(
@@ -116,6 +120,11 @@ def main() -> None:
         [_load(p) for p in args.latency],
         [_load(p) for p in args.rss],
     )
+    for item in args.add:
+        key, sep, path = item.partition("=")
+        if not sep:
+            raise SystemExit(f"--add {item}: give KEY=FILE")
+        doc[key] = _load(Path(path))
     args.out.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(markdown(doc), end="")
 
