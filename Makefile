@@ -91,21 +91,27 @@ lint: setup
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
+# STORE=neo4j runs the same benchmarks on the Neo4j database of KG_NEO4J__* (emptied and
+# rebuilt per corpus: one corpus at a time) and writes *-neo4j.json beside the embedded results.
+STORE ?= embedded
+BENCH_SUFFIX = $(if $(filter neo4j,$(STORE)),-neo4j,)
+
 bench: setup
 	set -e; M=../shared/bench/multihop; P=$${BENCH_PRESETS:-bm25,dense,hybrid,graph,agent}; \
-	mkdir -p bench/results .kg/bench/results; \
-	$(BIN)/kg bench multihop --corpus $$M/musique/musique_train_corpus.json \
+	R=.kg/bench/results; X=$(BENCH_SUFFIX); mkdir -p bench/results $$R; \
+	$(BIN)/kg bench multihop --corpus $$M/musique/musique_train_corpus.json --store $(STORE) \
 	  --questions $$M/musique/musique_train.json --presets $$P \
-	  --name musique --out .kg/bench/results/musique.json; \
-	$(BIN)/kg bench multihop --corpus $$M/hotpotqa/hotpotqa_train_corpus.json \
+	  --name musique --out $$R/musique$$X.json; \
+	$(BIN)/kg bench multihop --corpus $$M/hotpotqa/hotpotqa_train_corpus.json --store $(STORE) \
 	  --questions $$M/hotpotqa/hotpotqa_train.json --presets $$P \
-	  --name hotpotqa --out .kg/bench/results/hotpotqa.json; \
-	$(BIN)/kg bench combine .kg/bench/results/musique.json .kg/bench/results/hotpotqa.json \
-	  --out bench/results/multihop.json --png bench/results/multihop.png; \
+	  --name hotpotqa --out $$R/hotpotqa$$X.json; \
+	$(BIN)/kg bench combine $$R/musique$$X.json $$R/hotpotqa$$X.json \
+	  --out bench/results/multihop$$X.json --png bench/results/multihop$$X.png; \
 	$(BIN)/kg bench latency --corpus $$M/2wikimultihopqa/2wikimultihopqa_corpus.json \
-	  --presets graph,hybrid,dense --questions 100 --out bench/results/latency.json; \
-	$(BIN)/kg bench table --multihop bench/results/multihop.json \
-	  --latency bench/results/latency.json
+	  --store $(STORE) --presets graph,hybrid,dense --questions 100 \
+	  --out bench/results/latency$$X.json; \
+	$(BIN)/kg bench table --multihop bench/results/multihop$$X.json \
+	  --latency bench/results/latency$$X.json
 
 # Answer quality of kg ask, offline unless KG_LLM__* is set and QA_FLAGS=--llm (issue 17).
 bench-qa: setup

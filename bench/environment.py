@@ -12,7 +12,7 @@ from pathlib import Path
 
 from kg.container import Container
 
-_PACKAGES = ("kuzu", "torch", "sentence-transformers", "bm25s", "numpy")
+_PACKAGES = ("kuzu", "neo4j", "torch", "sentence-transformers", "bm25s", "numpy")
 
 
 def describe(container: Container) -> dict[str, object]:
@@ -29,11 +29,20 @@ def describe(container: Container) -> dict[str, object]:
         "platform": platform.platform(),
         "cpu_count": os.cpu_count(),
         "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
+        "store": container.settings.store,
+        **_server(container),
         "embedding_model": container.embedder.model_name,
         "extractor_version": container.ingestor().extractor_version,
         "llm_configured": container.settings.llm.configured,
         "packages": versions,
     }
+
+
+def _server(container: Container) -> dict[str, object]:
+    """On Neo4j: the server's GDS version, as far as the store already asked for it."""
+    gds = getattr(container.store, "gds", None)
+    version = getattr(gds, "version", "") if gds is not None else ""
+    return {"gds": version} if version else {}
 
 
 def _git_commit() -> str | None:

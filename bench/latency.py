@@ -38,6 +38,7 @@ class LatencyConfig:
     k: int = 5
     seed: int = 0
     work_dir: Path | None = None
+    store: str = "embedded"  # or "neo4j": the database of KG_NEO4J__* (bench/neo4j_store.py)
 
 
 def run(
@@ -58,7 +59,9 @@ def run(
     file_texts = None
     if config.questions_file is not None:  # read before the (long) ingest
         file_texts = read_question_texts(config.questions_file)[:wanted]
-    with bench_store(config.corpus, settings, config.work_dir, embedder, progress) as bs:
+    with bench_store(
+        config.corpus, settings, config.work_dir, embedder, progress, config.store
+    ) as bs:
         if file_texts is not None:
             texts = file_texts
             source = f"questions of {config.questions_file}"
@@ -85,8 +88,10 @@ def run(
                 "path": str(config.corpus),
                 "sha256": bs.corpus_sha256,
                 "passages": len(bs.passages),
-                "store": str(bs.directory),
+                "store": bs.location,
+                "store_kind": bs.store_kind,
                 "store_reused": bs.reused,
+                "ingest_s": bs.ingest_seconds,
             },
             "counts": {"store": bs.container.store.counts().as_dict()},
             "questions": {"source": source, "timed": len(timed), "warmup": len(warm)},

@@ -46,6 +46,7 @@ class MultihopConfig:
     limit: int | None = None
     name: str = ""
     work_dir: Path | None = None
+    store: str = "embedded"  # or "neo4j": the database of KG_NEO4J__* (bench/neo4j_store.py)
 
 
 def store_preset(name: str) -> str | None:
@@ -141,7 +142,9 @@ def run(
     questions = [q for q in questions if q.gold]
     if not questions:
         raise ConfigError(f"{config.questions}: no question has gold passages")
-    with bench_store(config.corpus, settings, config.work_dir, embedder, progress) as bs:
+    with bench_store(
+        config.corpus, settings, config.work_dir, embedder, progress, config.store
+    ) as bs:
         started = time.perf_counter()
         rankers = build_rankers(bs, config.presets, progress)
         setup_s = time.perf_counter() - started
@@ -154,8 +157,10 @@ def run(
                 "path": str(config.corpus),
                 "sha256": bs.corpus_sha256,
                 "passages": len(bs.passages),
-                "store": str(bs.directory),
+                "store": bs.location,
+                "store_kind": bs.store_kind,
                 "store_reused": bs.reused,
+                "ingest_s": bs.ingest_seconds,
             },
             "counts": {
                 "questions": len(questions),

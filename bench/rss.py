@@ -2,6 +2,7 @@
 container, its searcher and read model), after a run of ``graph`` searches and agent contexts.
 
     python -m bench.rss --questions FILE [--count 20] [--model auto|memory]
+    python -m bench.rss --corpus CORPUS.json ...   (passage-derived questions, as kg bench latency)
 
 ``auto`` is what the composition root picks (on Neo4j with GDS: the Neo4j read model, which
 keeps no copy of the graph); ``memory`` forces the in-memory read model over the same store, for
@@ -16,7 +17,7 @@ import time
 from pathlib import Path
 
 from agents.context import link_entities, neighbours
-from bench.datasets import read_question_texts
+from bench.datasets import derived_questions, read_corpus, read_question_texts
 from kg.container import build
 from kg.settings import Settings
 from retrieval.read_model import InMemoryReadModel
@@ -32,7 +33,9 @@ def rss_mb() -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--questions", type=Path, required=True)
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--questions", type=Path)
+    source.add_argument("--corpus", type=Path, help="derive the questions from its passages")
     parser.add_argument("--count", type=int, default=20)
     parser.add_argument("--model", choices=["auto", "memory"], default="auto")
     args = parser.parse_args()
@@ -46,7 +49,10 @@ def main() -> None:
         searcher = Searcher(c.store, c.embedder, settings.retrieval, model)
     else:
         searcher = c.searcher()
-    questions = read_question_texts(args.questions)[: args.count]
+    if args.questions is not None:
+        questions = read_question_texts(args.questions)[: args.count]
+    else:
+        questions = derived_questions(read_corpus(args.corpus), args.count)
     started = time.perf_counter()
     for q in questions:
         searcher.retrieve(q, 5, "graph")

@@ -1,4 +1,7 @@
-"""The embedded store a benchmark runs against: built once per corpus, reused while valid.
+"""The store a benchmark runs against: built once per corpus, reused while valid.
+
+``store="embedded"`` (the default) is described here; ``store="neo4j"`` is the Neo4j database
+of ``KG_NEO4J__*`` (bench/neo4j_store.py), built the same way with the marker in the database.
 
 It lives in ``<data dir>/bench/<corpus sha256[:12]>``. A marker file is written only after a
 complete ingest, recording what the store was built from (corpus hash, extractor version,
@@ -20,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.datasets import Passage, corpus_sha256, read_corpus
-from core.errors import InputError, SchemaVersionError, StoreError
+from core.errors import ConfigError, InputError, SchemaVersionError, StoreError
 from kg.container import Container, build
 from kg.settings import Settings
 from retrieval.embedder import Embedder
@@ -29,6 +32,7 @@ ProgressHook = Callable[[str, int, int], None]
 MARKER = "complete.json"
 STARTED = "started.json"
 _PAGE = 1000
+STORES = ("embedded", "neo4j")
 
 
 @dataclass(frozen=True)
@@ -41,6 +45,9 @@ class BenchStore:
     reused: bool
     ingest_seconds: float
     doc_to_passage: dict[str, int]
+    # Where the graph is: the embedded store's folder, or the Neo4j server and database.
+    location: str = ""
+    store_kind: str = "embedded"
 
     def passages_of_docs(self, doc_ids: Sequence[str]) -> list[int]:
         """Passage indices in rank order, each once (first occurrence wins)."""
@@ -71,15 +78,25 @@ def bench_store(
     work_dir: Path | None = None,
     embedder: Embedder | None = None,
     progress: ProgressHook | None = None,
+    store: str = "embedded",
 ) -> Iterator[BenchStore]:
-    """Open (building first when needed) the bench store for ``corpus``; closes it on exit."""
+    """Open (building first when needed) the bench store for ``corpus`` on ``store``
+    (embedded or neo4j); closes it on exit."""
+    if store not in STORES:
+        raise ConfigError(f"unknown store {store!r}; choose from {', '.join(STORES)}")
     if not corpus.is_file():
         raise InputError(str(corpus), "no such file")
+    if store == "neo4j":
+        from bench.neo4j_store import neo4j_bench_store
+
+        with neo4j_bench_store(corpus, settings, work_dir, embedder, progress) as bs:
+            yield bs
+        return
     passages = read_corpus(corpus)
     sha = corpus_sha256(corpus)
     directory = (work_dir or default_work_dir(settings)) / sha[:12]
     local = settings.model_copy(update={"data_dir": directory, "store": "embedded"})
-    with _exclusive(directory):
+    with exclusive(directory):
         container, marker = _open(local, embedder, directory, sha, corpus)
         try:
             reused = marker is not None
@@ -93,14 +110,15 @@ def bench_store(
                 passages=passages,
                 reused=reused,
                 ingest_seconds=float(marker.get("ingest_seconds", 0.0)),
-                doc_to_passage=_doc_map(container, str(marker["corpus_uri"])),
+                doc_to_passage=doc_map(container, str(marker["corpus_uri"])),
+                location=str(directory),
             )
         finally:
             container.store.close()
 
 
 @contextmanager
-def _exclusive(directory: Path) -> Iterator[None]:
+def exclusive(directory: Path) -> Iterator[None]:
     """Hold a lock beside the store for the whole run: a second run on the same corpus would
     otherwise wipe or resume files that the first one has open."""
     import fcntl
@@ -117,7 +135,7 @@ def _exclusive(directory: Path) -> Iterator[None]:
         yield
 
 
-def _identity(container: Container, sha: str) -> dict[str, Any]:
+def identity(container: Container, sha: str) -> dict[str, Any]:
     """What a bench store's content depends on."""
     return {
         "corpus_sha256": sha,
@@ -139,9 +157,9 @@ def _open(
         return container
 
     container = fresh()
-    identity = _identity(container, sha)
+    wanted = identity(container, sha)
     marker = _read_marker(directory / MARKER)
-    if _matches(marker, identity):
+    if matches(marker, wanted):
         try:
             container.store.open()
             return container, marker
@@ -149,8 +167,8 @@ def _open(
             container = fresh()
     # A killed build of the same corpus from the same path is resumed: documents are
     # committed whole and the ingest skips those already written.
-    started = {**identity, "corpus_uri": str(corpus.resolve())}
-    if _matches(_read_marker(directory / STARTED), started):
+    started = {**wanted, "corpus_uri": str(corpus.resolve())}
+    if matches(_read_marker(directory / STARTED), started):
         try:
             container.store.open()
             return container, None
@@ -176,7 +194,7 @@ def _ingest(
     if report.failed:
         raise report.failed[0]
     marker = {
-        **_identity(container, sha),
+        **identity(container, sha),
         # Document ids derive from this uri, so a later run from another path still maps.
         "corpus_uri": str(corpus.resolve()),
         "documents": report.documents_seen,
@@ -190,7 +208,7 @@ def _ingest(
     return marker
 
 
-def _matches(marker: dict[str, Any] | None, expected: dict[str, Any]) -> bool:
+def matches(marker: dict[str, Any] | None, expected: dict[str, Any]) -> bool:
     return marker is not None and all(marker.get(k) == v for k, v in expected.items())
 
 
@@ -221,7 +239,7 @@ def _wipe(directory: Path) -> None:
             child.unlink()
 
 
-def _doc_map(container: Container, corpus_uri: str) -> dict[str, int]:
+def doc_map(container: Container, corpus_uri: str) -> dict[str, int]:
     mapping: dict[str, int] = {}
     offset = 0
     while True:

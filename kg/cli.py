@@ -22,7 +22,13 @@ app = typer.Typer(help="kg-first: a knowledge-graph-first retrieval system.", no
 
 @app.command()
 def init(
-    reset: Annotated[bool, typer.Option(help="Delete the embedded graph first.")] = False,
+    reset: Annotated[
+        bool,
+        typer.Option(
+            help="Delete the graph first (embedded: its files; Neo4j: every node, index, "
+            "constraint and kg-first GDS graph of the database)."
+        ),
+    ] = False,
 ) -> None:
     """Create the graph schema and indexes (idempotent)."""
     settings = get_settings()
@@ -32,7 +38,7 @@ def init(
                 shutil.rmtree(p)
             elif p.exists():
                 p.unlink()
-    with opened(init=True) as c:
+    with opened(init=True, reset=reset) as c:
         out.print(f"schema ready ({c.settings.store} store)")
 
 

@@ -1,8 +1,11 @@
 // Personalized PageRank from weighted seeds (chunk or entity ids). GDS 2.13's `sourceNodes`
 // takes nodes only ([node, bias] pairs came in later GDS releases: "Failed to parse
 // `sourceNodes` as a List of node IDs"), so seeds of equal weight share one walk and the walks
-// are summed, each scaled to sum to 1 and weighted by its share of the seed weight: PageRank is
-// linear in its restart vector, so this is the walk that restarts at the weighted seeds.
+// are summed, each weighted by its share of the seed weight: PageRank is linear in its restart
+// vector, so this is the walk that restarts at the weighted seeds. Every node of the walk
+// graph has an edge (it is projected from relationships), so no mass leaks and a walk's
+// scores sum to its number of sources: dividing by that count needs no second pass over the
+// streamed rows (a collect of every node per walk cost more than the walks themselves).
 UNWIND $seeds AS seed
 OPTIONAL MATCH (e:Entity {id: seed.id})
 OPTIONAL MATCH (c:Chunk {id: seed.id})
@@ -20,15 +23,12 @@ CALL gds.pageRank.stream($graph_name, {
   maxIterations: $max_iterations
 })
 YIELD nodeId, score
-WITH g, seed_total, collect({node_id: nodeId, score: score}) AS walk, sum(score) AS walk_total
-WHERE walk_total > 0
-UNWIND walk AS r
-WITH r.node_id AS node_id,
-     sum(r.score / walk_total * g.weight * size(g.sources) / seed_total) AS score
 // GDS streams every node of the graph; those the walk never reaches are not results.
-WHERE score > 0
+WITH nodeId, score * g.weight / seed_total AS share
+WHERE share > 0
+WITH nodeId AS node_id, sum(share) AS score
 ORDER BY score DESC
 LIMIT $k
 WITH gds.util.asNode(node_id) AS n, score
-// The scores already sum to 1 over all nodes: the total is 1.
+// The scores sum to 1 over all nodes (up to the walks' convergence tolerance).
 RETURN n.id, CASE WHEN n:Chunk THEN 'Chunk' ELSE 'Entity' END AS label, score, 1.0 AS total

@@ -192,7 +192,8 @@ class Neo4jReadModel:
     ) -> dict[str, PathHop]:
         """Hop-bounded cheapest paths as the in-memory model finds them (retrieval/
         expansion.py): each round relaxes every edge at the frontier, an edge costing
-        ``2 - weight`` (weight clipped to [0, 1]); one Cypher query per hop."""
+        ``2 - weight`` (weight clipped to [0, 1]); one Cypher query per hop, which returns
+        each reached entity's cheapest offer only."""
         weights = {r["id"]: float(r["weight"]) for r in seed_rows(sources)}
         if not weights:
             return {}
@@ -208,9 +209,10 @@ class Neo4jReadModel:
             if not frontier:
                 break
             offers: dict[str, PathHop] = {}
-            for a, b, b_name, rel, w, forward in self._store.read(
-                "read_relation_hop", ids=frontier
-            ):
+            rows = self._store.read(
+                "read_relation_hop", frontier=[{"id": e, "cost": best[e].cost} for e in frontier]
+            )
+            for a, b, b_name, rel, w, forward in rows:
                 here = best[a]
                 unit = min(1.0, max(0.0, float(w)))
                 cost = here.cost + 2.0 - unit

@@ -58,6 +58,8 @@ from graph_store.types import (
 log = logging.getLogger(__name__)
 
 _INDEX_WAIT_S = 300
+# Nodes deleted per transaction by reset(): bounded so that the heap holds one batch only.
+_RESET_BATCH = 5000
 
 
 class Neo4jGraphStore(Neo4jExploreMixin):
@@ -90,6 +92,8 @@ class Neo4jGraphStore(Neo4jExploreMixin):
         self._neo4j: Any = None
         self._vector_lock = threading.Lock()
         self._vector: Any = None
+        # Set while reset() opens a database of another schema version in order to empty it.
+        self._resetting = False
         # GDS runs on the writer: catalog graphs live in one server's memory.
         self._gds = Neo4jGds(self._write)
 
@@ -148,6 +152,31 @@ class Neo4jGraphStore(Neo4jExploreMixin):
         self._write("meta_set", key="embedding_dim", value=str(self._dim))
         self._write("meta_set", key="embedding_model", value=self._model)
 
+    def reset(self) -> None:
+        """Empty the database (``kg init --reset``): kg-first's GDS catalog graphs, every node
+        and relationship in batches, and the indexes and constraints of schema.cypher. Opens
+        the store when needed, even one of another schema version: that is what it is for."""
+        if self._driver is None:
+            self._resetting = True
+            try:
+                self.open()
+            finally:
+                self._resetting = False
+        if self._gds.available():
+            for (name,) in self._write("gds_graph_names", prefix="kg-"):
+                self._write("gds_graph_drop", graph_name=name)
+        while self._write("reset_delete_batch", batch=_RESET_BATCH)[0][0]:
+            pass
+        for stmt in cypher.statements("neo4j", "schema_drop"):
+            self._execute(stmt.rstrip().rstrip(";"), {}, write=True)
+
+    def meta(self, key: str) -> str | None:
+        """A value kept in ``(:Meta {key})`` (by the store, or by a caller such as the bench)."""
+        return self._meta(key)
+
+    def set_meta(self, key: str, value: str) -> None:
+        self._write("meta_set", key=key, value=value)
+
     def _check_vector_indexes(self) -> None:
         from graph_store.neo4j import graphrag
 
@@ -164,7 +193,7 @@ class Neo4jGraphStore(Neo4jExploreMixin):
 
     def _check_version(self) -> None:
         stored = self._meta("schema_version")
-        if stored is None:
+        if stored is None or self._resetting:
             return  # a new database: init_schema() writes the version
         if stored != SCHEMA_VERSION:
             raise SchemaVersionError(

@@ -27,6 +27,24 @@ WorkDirOpt = Annotated[
 ]
 
 
+StoreOpt = Annotated[
+    str,
+    typer.Option(
+        "--store",
+        help="embedded (a Kùzu store per corpus under --work-dir) or neo4j (the database of "
+        "KG_NEO4J__*, emptied and rebuilt when it holds anything else).",
+    ),
+]
+
+
+def _store(name: str) -> str:
+    from bench.store import STORES
+
+    if name not in STORES:
+        raise fail(f"unknown store {name!r}; choose from {', '.join(STORES)}")
+    return name
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(bench_app, name="bench")
 
@@ -85,12 +103,15 @@ def multihop(
     limit: Annotated[int | None, typer.Option(min=1, help="Only the first N questions.")] = None,
     name: Annotated[str, typer.Option(help="Dataset name (default: corpus folder).")] = "",
     work_dir: WorkDirOpt = None,
+    store: StoreOpt = "embedded",
 ) -> None:
     """Recall@2/@5 of every preset on a multi-hop question set, in one run."""
     from bench import multihop as mh
     from bench.report import recall_rows
 
-    config = mh.MultihopConfig(corpus, questions, _presets(presets), limit, name, work_dir)
+    config = mh.MultihopConfig(
+        corpus, questions, _presets(presets), limit, name, work_dir, _store(store)
+    )
     try:
         with _bars() as hook:
             result = mh.run(config, get_settings(), hook)
@@ -119,13 +140,21 @@ def latency(
     warmup: Annotated[int, typer.Option(min=0, help="Untimed warm-up questions.")] = 10,
     k: Annotated[int, typer.Option(min=1, help="Results per search.")] = 5,
     work_dir: WorkDirOpt = None,
+    store: StoreOpt = "embedded",
 ) -> None:
-    """p50/p95 retrieval latency per preset on the embedded store, with the ratio to dense."""
+    """p50/p95 retrieval latency per preset on one store, with the ratio to dense."""
     from bench import latency as lat
     from bench.report import latency_rows
 
     config = lat.LatencyConfig(
-        corpus, _presets(presets), questions, questions_file, warmup, k, work_dir=work_dir
+        corpus,
+        _presets(presets),
+        questions,
+        questions_file,
+        warmup,
+        k,
+        work_dir=work_dir,
+        store=_store(store),
     )
     try:
         with _bars() as hook:
@@ -134,7 +163,11 @@ def latency(
         raise fail(str(exc)) from exc
     if out_path is not None:
         _write_json(out_path, result)
-    _print_table(f"latency, {result['questions']['timed']} questions, k={k}", *latency_rows(result))
+    _print_table(
+        f"latency on {result['corpus']['store_kind']}, {result['questions']['timed']} questions, "
+        f"k={k}",
+        *latency_rows(result),
+    )
     out.print(result["questions"]["source"], highlight=False)
 
 
