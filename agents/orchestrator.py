@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from agents.answer_types import TYPED_KINDS, spacy_ner
 from agents.audit import AuditLog, new_run_id
 from agents.calls import BudgetExceeded, LLMCaller
 from agents.config import AgentSettings
@@ -49,8 +50,6 @@ from llm import LlmClient
 
 __all__ = ["AgentContainer", "OnEvent", "answer"]
 
-# Kinds of answer whose presence in a sentence is checked (agents.answer_facts).
-CHECKED_KINDS = frozenset({"NUMBER", "DATE", "PERSON", "PLACE", "LIST"})
 # Share of the question's relation words the answering sentence must use for HIGH.
 HIGH_SUPPORT = 0.5
 
@@ -305,6 +304,7 @@ def _offline_answer(
         ),
         graph_context=[(i, i.path) for i in strategic],
         siblings=siblings,
+        ner=spacy_ner(cfg.answer_spacy_model),
     )
     result.answer = ex.answer
     # Quoted evidence sentences are facts as stated; nothing is inferred offline.
@@ -321,10 +321,11 @@ def _cap_by_parts(level: Level, reason: str, parts: list[PartAnswer]) -> tuple[L
     most when a part lacks its fact, LOW when every part does."""
     missing = [p for p in parts if not p.found]
     if not missing:
-        # HIGH needs a fact whose kind was checked (a number, a date, a name, a list) in a
-        # sentence using most of the words of the asked relation; a "what is ..." answer of
-        # no checkable kind, or a loosely matching sentence, stays MEDIUM.
-        loose = [p for p in parts if p.kind not in CHECKED_KINDS or p.support < HIGH_SUPPORT]
+        # HIGH needs the asked-for fact itself: a list's items, or a candidate of the asked
+        # type (a person, a place, a date, a number, by NER) in the answering sentence, which
+        # uses most of the words of the asked relation. A "what is ..." answer of no checkable
+        # type, a sentence without such a candidate, or a loosely matching one stays MEDIUM.
+        loose = [p for p in parts if not _checked(p)]
         if level == "HIGH" and loose:
             return "MEDIUM", f"{reason}; the asked-for fact could not be checked closely"
         return level, reason
@@ -336,6 +337,12 @@ def _cap_by_parts(level: Level, reason: str, parts: list[PartAnswer]) -> tuple[L
     )
     cap: Level = "LOW" if len(missing) == len(parts) else "MEDIUM"
     return LEVELS[min(LEVELS.index(level), LEVELS.index(cap))], f"{reason}; {said}"
+
+
+def _checked(part: PartAnswer) -> bool:
+    if part.support < HIGH_SUPPORT:
+        return False
+    return part.kind == "LIST" or (part.kind in TYPED_KINDS and part.phrase is not None)
 
 
 def evidence_confidence(
