@@ -9,7 +9,8 @@ leading the sentence, as "he" or "the film" often stand for it), plus
 - a little for the part's names it (or its title) holds;
 - a fact of the asked kind the question does not hold (``agents.answer_facts``), and a
   candidate of the asked type by NER (``agents.answer_types``): a person for "who", a place
-  for "where"; a sentence that only repeats the question's entities gets neither;
+  for "where" (not for numbers, which the rules see); a sentence that only repeats the
+  question's entities gets neither;
 - a question about the future meeting a sentence about the future;
 - less for evidence retrieval ranked lower.
 
@@ -92,11 +93,19 @@ def scores(
                 + w.relation * _weighted_share(rarity, own[i])
                 + w.name * name
                 + w.fact * float(carries(part.kind, c.sentence, question))
-                + w.typed * float(bool(candidates(part.kind, c.entities or (), question)))
+                + w.typed * _typed(part, c, question)
                 + w.tense * float(same_time(part, c.sentence))
                 - w.rank_penalty * c.rank
             )
     return out
+
+
+def _typed(part: QuestionPart, c: Candidate, question: str) -> float:
+    """1 when NER finds a candidate of the asked type. Not for numbers: the number rules
+    already see them, and a count can be a list of names ("cafés in A, B and C")."""
+    if part.kind == "NUMBER":
+        return 0.0
+    return float(bool(candidates(part.kind, c.entities or (), question)))
 
 
 def _rarity(relation: Sequence[str], sentences: Sequence[set[str]]) -> dict[str, float]:
