@@ -58,6 +58,9 @@ class PartAnswer:
     # or a yes/no verdict; and the chunks it was read from.
     phrase: str | None = None
     read_from: tuple[str, ...] = ()
+    # The answering sentence is the part's best-ranked sentence of all (not one further down
+    # that merely holds a fact of the asked kind).
+    top: bool = False
 
     @property
     def cites(self) -> str:
@@ -230,6 +233,7 @@ def _answer_parts(
                 best.passage.chunk_id,
                 rel if part.relation_words else 1.0,
                 phrase if part.kind != "LIST" else None,
+                top=bool(answering) and answering[0] == order[0],
             )
         )
     return out
