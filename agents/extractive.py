@@ -61,6 +61,9 @@ class PartAnswer:
     # The answering sentence is the part's best-ranked sentence of all (not one further down
     # that merely holds a fact of the asked kind).
     top: bool = False
+    # Share of the part's name words that the evidence holds anywhere (1.0 when the part
+    # names nothing): a name no passage holds is a subject the evidence is not about.
+    named: float = 0.0
 
     @property
     def cites(self) -> str:
@@ -198,6 +201,7 @@ def _answer_parts(
 ) -> _Picked:
     out = _Picked()
     chosen = out.chosen
+    everything = " ".join(f"{c.passage.doc_title} {c.sentence}" for c in candidates)
     for p_index, part in enumerate(parts):
         order = [i for i in np.argsort(-scores[p_index]) if in_main[i]]
         if not order:
@@ -234,6 +238,7 @@ def _answer_parts(
                 rel if part.relation_words else 1.0,
                 phrase if part.kind != "LIST" else None,
                 top=bool(answering) and answering[0] == order[0],
+                named=coverage(part, "", everything)[1] if part.name_words else 1.0,
             )
         )
     return out

@@ -350,11 +350,13 @@ def _checked(part: PartAnswer, question: str) -> bool:
     if part.kind not in TYPED_KINDS or part.phrase is None:
         return False
     # Strong support: the best-ranked sentence of all holds the candidate and uses most of
-    # the asked relation's words; for "which ..., A or B?" the candidate is one of the two.
+    # the asked relation's words (for "which ..., A or B?" the candidate is one of the two)...
     options = _options(question)
     if options and not any(o in part.phrase.lower() for o in options):
         return False
-    return part.top and part.support >= HIGH_SUPPORT
+    # ... and the evidence holds every name the question uses: without them it is about
+    # something else ("the chief executive of NMHT" for "... of the Northdale Zoo").
+    return part.top and part.support >= HIGH_SUPPORT and part.named >= 1.0
 
 
 def _options(question: str) -> list[str]:

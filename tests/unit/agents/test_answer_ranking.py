@@ -134,8 +134,20 @@ def test_same_place_questions_compare_the_places_named(
     assert extractive_answer(question, evidence, embedder, ner=ner).answer.startswith("No ")
 
 
-def _part(kind: str, phrase: str | None, support: float = 1.0, top: bool = True) -> PartAnswer:
-    return PartAnswer("who did it", kind, True, "A sentence.", "c1", support, phrase, top=top)  # type: ignore[arg-type]
+def _part(
+    kind: str, phrase: str | None, support: float = 1.0, top: bool = True, named: float = 1.0
+) -> PartAnswer:
+    return PartAnswer(
+        "who did it",
+        kind,
+        True,
+        "A sentence.",
+        "c1",
+        support,
+        phrase,
+        top=top,
+        named=named,  # type: ignore[arg-type]
+    )
 
 
 def test_high_needs_a_candidate_of_the_asked_type_in_a_well_matched_sentence() -> None:
@@ -146,6 +158,8 @@ def test_high_needs_a_candidate_of_the_asked_type_in_a_well_matched_sentence() -
     assert _cap_by_parts("HIGH", "r", [_part("PERSON", "Ann Lee", 0.3)])[0] == "MEDIUM"
     # The answering sentence is not the best-ranked one: something else matched better.
     assert _cap_by_parts("HIGH", "r", [_part("PERSON", "Ann Lee", top=False)])[0] == "MEDIUM"
+    # A name of the question that no evidence holds: the evidence is about something else.
+    assert _cap_by_parts("HIGH", "r", [_part("PERSON", "Ann Lee", named=0.5)])[0] == "MEDIUM"
     # "Which ..., A or B?" is answered by one of the two, not by a third name.
     choice = "Which singer is American, Mark King or Nick Hexum?"
     assert _cap_by_parts("HIGH", "r", [_part("PERSON", "Nick Hexum")], choice)[0] == "HIGH"
