@@ -104,6 +104,10 @@ class AgentSettings(BaseModel):
     extractive_rank_penalty: float = Field(default=0.02, ge=0.0, le=1.0)
     # STRATEGIC passages given their own line in the extractive answer.
     extractive_graph_lines: int = Field(default=2, ge=0, le=10)
+    # Trained spaCy pipeline whose NER finds the candidates of the asked type in evidence
+    # sentences ("auto": the default one when installed, as KG_EXTRACTION__SPACY_MODEL; ""
+    # for none, leaving the capitalised-span rules alone).
+    answer_spacy_model: str = "auto"
     # Quotations shorter than this are scare quotes, not claims to check against the chunk.
     quote_min_words: int = Field(default=3, ge=1)
     # Refinement passes after a failed verification; the issue asks for exactly one.

@@ -18,30 +18,21 @@ with the path that reached it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
 
 import numpy as np
 
-from agents.answer_facts import carries, coverage, item_head, same_time
-from agents.question import Kind, QuestionPart, analyse, part_queries
+from agents.answer_facts import carries, coverage, item_head
+from agents.answer_types import Ner, short_answer
+from agents.answer_types import candidates as typed_candidates
+from agents.question import Kind, QuestionPart, analyse
+from agents.sentence_rank import Candidate, Passage, Weights, anchors, bridge_bonus, scores
+from agents.verdict import verdict
 from extraction.chunking import split_sentences
 from retrieval.embedder import Embedder
 
 NO_LLM_NOTE = "No LLM is configured: this answer is extractive, quoted from the cited evidence."
-
-
-class Passage(Protocol):
-    @property
-    def chunk_id(self) -> str: ...
-
-    @property
-    def doc_title(self) -> str: ...
-
-    @property
-    def text(self) -> str: ...
 
 
 # chunk id -> every chunk of its document, in document order (for whole enumerations).
@@ -63,6 +54,21 @@ class PartAnswer:
     chunk_id: str | None
     # Share of the part's relation words that sentence uses (1.0 when the part has none).
     support: float = 0.0
+    # The short answer: the candidate of the asked type (NER) in that sentence, when one is,
+    # or a yes/no verdict; and the chunks it was read from.
+    phrase: str | None = None
+    read_from: tuple[str, ...] = ()
+    # The answering sentence is the part's best-ranked sentence of all (not one further down
+    # that merely holds a fact of the asked kind).
+    top: bool = False
+    # Share of the part's name words that the evidence holds anywhere (1.0 when the part
+    # names nothing): a name no passage holds is a subject the evidence is not about.
+    named: float = 0.0
+
+    @property
+    def cites(self) -> str:
+        ids = self.read_from or ((self.chunk_id,) if self.chunk_id else ())
+        return " ".join(f"[{c}]" for c in ids)
 
 
 @dataclass(frozen=True)
@@ -84,24 +90,20 @@ class ExtractiveOptions:
     rank_penalty: float = 0.02
     # Score added for the share of the part's relation words a sentence uses, and for stating
     # a fact of the asked kind; in units of cosine similarity (MiniLM).
-    relation_weight: float = 0.3
+    relation_weight: float = 0.4
     fact_weight: float = 0.25
     name_weight: float = 0.1
+    # For a candidate of the asked type by NER (a person for "who", a place for "where").
+    type_weight: float = 0.2
     # Bonus when a question about the future meets a sentence about the future.
     tense_weight: float = 0.1
-    # Bonus for sentences of a passage a quoted sentence names (the multi-hop bridge).
-    bridge_weight: float = 0.2
+    # Bonus for sentences about what the anchor sentences name (the multi-hop bridge), and
+    # how many documents' best sentences are anchors.
+    bridge_weight: float = 0.3
+    anchor_documents: int = 2
     # Items of one enumeration quoted at most, and other sentences quoted beside a list.
     max_list_items: int = 10
     list_context: int = 2
-
-
-@dataclass(frozen=True)
-class _Candidate:
-    sentence: str
-    passage: Passage
-    rank: int
-    position: int  # sentence index within the passage, for document order
 
 
 def extractive_answer(
@@ -114,41 +116,59 @@ def extractive_answer(
     graph_context: Sequence[tuple[Passage, list[str]]] = (),
     note: str = NO_LLM_NOTE,
     siblings: Siblings | None = None,
+    ner: Ner | None = None,
 ) -> ExtractiveAnswer:
     """``graph_context``: (passage, path) pairs reached through the graph; each gets its own
-    line with its path, and they are kept out of the main sentences so the path is shown."""
+    line with its path, and they are kept out of the main sentences so the path is shown.
+    ``ner``: named entities per sentence (``agents.answer_types.spacy_ner``), for candidates
+    of the asked type; without it only the capitalised-span rules apply."""
     opts = options or ExtractiveOptions(max_sentences=max_sentences)
     parts = analyse(question)
     context_ids = {p.chunk_id for p, _ in graph_context}
     main = [h for h in evidence if h.chunk_id not in context_ids] or list(evidence)
     passages = main + [p for p, _ in graph_context if p not in main]
-    candidates = _candidates(passages, opts.min_words)
-    if not candidates:
+    cands = _candidates(passages, opts.min_words, ner)
+    if not cands:
         return ExtractiveAnswer(
             "No evidence was found for this question.",
             [],
             note=note,
             parts=[PartAnswer(p.text, p.kind, False, None, None) for p in parts],
         )
-    scores = _scores(question, parts, candidates, embedder, opts)
-    overall = scores.max(axis=0)
+    weights = Weights(
+        opts.rank_penalty,
+        opts.relation_weight,
+        opts.name_weight,
+        opts.fact_weight,
+        opts.type_weight,
+        opts.tense_weight,
+    )
+    ranked = scores(question, parts, cands, embedder, weights)
+    overall = ranked.max(axis=0)
     main_ids = {h.chunk_id for h in main}
-    in_main = [c.passage.chunk_id in main_ids for c in candidates]
-    picked = _answer_parts(parts, candidates, scores, in_main, siblings, opts)
+    in_main = [c.passage.chunk_id in main_ids for c in cands]
+    picked = _answer_parts(question, parts, cands, ranked, in_main, siblings, opts)
+    if ner is not None and [p.kind for p in parts] == ["YESNO"]:
+        _decide(question, cands, overall, picked)
     chosen, list_lines = picked.chosen, picked.list_lines
     # Beside a list, a couple of sentences of context; otherwise up to max_sentences.
     room = len(chosen) + opts.list_context if list_lines else opts.max_sentences
-    fill = overall + _bridge_bonus(candidates, [s for s, _ in chosen], opts.bridge_weight)
-    _fill(chosen, candidates, fill, in_main, room)
+    first_hop = anchors(cands, overall, [s for s, _ in chosen], opts.anchor_documents)
+    fill = overall + bridge_bonus(cands, first_hop, question, opts.bridge_weight)
+    _fill(chosen, cands, fill, in_main, room)
     listed = set(list_lines)
     prose = [(s, cid) for s, cid in chosen if f"- {s} [{cid}]" not in listed]
-    # The list is the answer when one was asked for: it comes first.
-    lines = ["\n".join(list_lines)] if list_lines else []
+    # The short answer leads, cited to the sentence it was read from; then a list when one
+    # was asked for, then the quoted sentences.
+    lines = [f"{p.phrase} {p.cites}" for p in picked.parts if p.phrase and not list_lines]
+    lines = ["; ".join(lines)] if lines else []
+    if list_lines:
+        lines.append("\n".join(list_lines))
     if prose:
         lines.append(" ".join(f"{s} [{cid}]" for s, cid in prose))
     titles = {h.chunk_id: h.doc_title for h in passages}
     titles.update({c.passage.chunk_id: c.passage.doc_title for c in picked.list_items})
-    lines += _graph_lines(graph_context, candidates, overall, chosen)
+    lines += _graph_lines(graph_context, cands, overall, chosen)
     cited = list(dict.fromkeys(cid for _, cid in chosen))
     return ExtractiveAnswer(
         "\n\n".join(lines),
@@ -166,13 +186,14 @@ class _Picked:
 
     chosen: list[tuple[str, str]] = field(default_factory=list)
     list_lines: list[str] = field(default_factory=list)
-    list_items: list[_Candidate] = field(default_factory=list)
+    list_items: list[Candidate] = field(default_factory=list)
     parts: list[PartAnswer] = field(default_factory=list)
 
 
 def _answer_parts(
+    question: str,
     parts: Sequence[QuestionPart],
-    candidates: list[_Candidate],
+    candidates: list[Candidate],
     scores: np.ndarray,
     in_main: list[bool],
     siblings: Siblings | None,
@@ -180,6 +201,7 @@ def _answer_parts(
 ) -> _Picked:
     out = _Picked()
     chosen = out.chosen
+    everything = " ".join(f"{c.passage.doc_title} {c.sentence}" for c in candidates)
     for p_index, part in enumerate(parts):
         order = [i for i in np.argsort(-scores[p_index]) if in_main[i]]
         if not order:
@@ -187,9 +209,12 @@ def _answer_parts(
             continue
         # The part's answer is the best sentence that states a fact of the asked kind about
         # the asked relation; only when none does, the best sentence at all (not found).
-        answering = [i for i in order if _found(part, candidates[i])]
+        answering = [i for i in order if _found(part, candidates[i], question)]
         best = candidates[answering[0] if answering else order[0]]
         found = bool(answering)
+        phrase = None
+        if found and best.entities:
+            phrase = short_answer(part.kind, best.sentence, best.entities, question)
         if part.kind == "LIST":
             items = _enumeration(order[:3], candidates, siblings, opts)
             if items:
@@ -211,14 +236,43 @@ def _answer_parts(
                 best.sentence,
                 best.passage.chunk_id,
                 rel if part.relation_words else 1.0,
+                phrase if part.kind != "LIST" else None,
+                top=bool(answering) and answering[0] == order[0],
+                named=coverage(part, "", everything)[1] if part.name_words else 1.0,
             )
         )
     return out
 
 
+def _decide(
+    question: str,
+    cands: list[Candidate],
+    overall: np.ndarray,
+    picked: _Picked,
+) -> None:
+    """A yes/no verdict when the evidence gives one (``agents.verdict``): its sentences are
+    quoted first and the part counts as answered, by word overlap, so never HIGH."""
+    found = verdict(question, cands, overall)
+    if found is None:
+        return
+    pairs = [(cands[i].sentence, cands[i].passage.chunk_id) for i in found.support]
+    picked.chosen[:] = list(dict.fromkeys(pairs + picked.chosen))
+    part = picked.parts[0]
+    picked.parts[0] = PartAnswer(
+        part.text,
+        part.kind,
+        True,
+        pairs[0][0],
+        pairs[0][1],
+        1.0,
+        found.answer,
+        tuple(dict.fromkeys(cid for _, cid in pairs)),
+    )
+
+
 def _fill(
     chosen: list[tuple[str, str]],
-    candidates: list[_Candidate],
+    candidates: list[Candidate],
     fill: np.ndarray,
     in_main: list[bool],
     room: int,
@@ -243,7 +297,7 @@ def _fill(
 
 def _graph_lines(
     graph_context: Sequence[tuple[Passage, list[str]]],
-    candidates: list[_Candidate],
+    candidates: list[Candidate],
     overall: np.ndarray,
     chosen: list[tuple[str, str]],
 ) -> list[str]:
@@ -265,64 +319,33 @@ def _graph_lines(
     return lines
 
 
-def _candidates(passages: Sequence[Passage], min_words: int) -> list[_Candidate]:
-    out: list[_Candidate] = []
-    for rank, hit in enumerate(passages):
-        for position, sentence in enumerate(split_sentences(hit.text)):
-            if len(sentence.split()) >= min_words:
-                out.append(_Candidate(sentence, hit, rank, position))
-    return out
+def _candidates(passages: Sequence[Passage], min_words: int, ner: Ner | None) -> list[Candidate]:
+    found = [
+        (sentence, hit, rank, position)
+        for rank, hit in enumerate(passages)
+        for position, sentence in enumerate(split_sentences(hit.text))
+        if len(sentence.split()) >= min_words
+    ]
+    if ner is None or not found:
+        return [Candidate(*f) for f in found]
+    entities = ner([f[0] for f in found])
+    return [Candidate(*f, entities=tuple(e)) for f, e in zip(found, entities, strict=True)]
 
 
-def _scores(
-    question: str,
-    parts: list[QuestionPart],
-    candidates: list[_Candidate],
-    embedder: Embedder,
-    opts: ExtractiveOptions,
-) -> np.ndarray:
-    """Score of every candidate for every part: parts x candidates."""
-    # The title leads each sentence: a passage's sentences say "he" or "the film" for the
-    # subject its title names.
-    texts = [f"{c.passage.doc_title}. {c.sentence}" for c in candidates]
-    queries = [question] if len(parts) == 1 else part_queries(question)
-    vectors = np.asarray(embedder.embed([*queries, *texts]))
-    sims = vectors[len(queries) :] @ vectors[: len(queries)].T  # candidates x parts
-    out = np.zeros((len(parts), len(candidates)))
-    for p_index, part in enumerate(parts):
-        for i, c in enumerate(candidates):
-            rel, name = coverage(part, c.sentence, c.passage.doc_title)
-            fact = carries(part.kind, c.sentence, question)
-            out[p_index, i] = (
-                float(sims[i, p_index])
-                + opts.relation_weight * rel
-                + opts.name_weight * name
-                + opts.fact_weight * float(fact)
-                + opts.tense_weight * float(same_time(part, c.sentence))
-                - opts.rank_penalty * c.rank
-            )
-    return out
-
-
-def _bridge_bonus(candidates: list[_Candidate], quoted: list[str], weight: float) -> np.ndarray:
-    """Sentences of a passage whose subject (its title) a quoted sentence names: the second
-    hop of a multi-hop question ("... published by Two Dollar Radio" -> "Two Dollar Radio is
-    ... based in Columbus")."""
-    text = " ".join(quoted).lower()
-    bonus = np.zeros(len(candidates))
-    for i, c in enumerate(candidates):
-        title = re.sub(r"\s*\(.*\)$", "", c.passage.doc_title).strip().lower()
-        if len(title) >= 3 and title in text and c.sentence not in quoted:
-            bonus[i] = weight
-    return bonus
-
-
-def _found(part: QuestionPart, best: _Candidate) -> bool:
-    """The asked-for fact is there: a fact of the asked kind, in a sentence using the relation
-    the part asks about (when the part names one)."""
+def _found(part: QuestionPart, best: Candidate, question: str) -> bool:
+    """The asked-for fact is there: a fact of the asked kind (a candidate of the asked type
+    by NER when the sentence was read by it), in a sentence using the relation the part asks
+    about (when the part names one)."""
     if part.kind == "YESNO":
         return False  # quoting evidence gives no verdict; the reader must compare
     if not carries(part.kind, best.sentence, part.text):
+        return False
+    read = best.entities is not None
+    if (
+        read
+        and part.kind in ("PERSON", "PLACE", "DATE")
+        and not typed_candidates(part.kind, best.entities or (), question)
+    ):
         return False
     rel, _ = coverage(part, best.sentence, best.passage.doc_title)
     return rel > 0 or not part.relation_words
@@ -330,10 +353,10 @@ def _found(part: QuestionPart, best: _Candidate) -> bool:
 
 def _enumeration(
     top: Sequence[int],
-    candidates: list[_Candidate],
+    candidates: list[Candidate],
     siblings: Siblings | None,
     opts: ExtractiveOptions,
-) -> list[_Candidate]:
+) -> list[Candidate]:
     """Every item of the first enumeration among the best sentences, in document order."""
     for i in top:
         head = item_head(candidates[i].sentence)
@@ -343,13 +366,13 @@ def _enumeration(
         pool = list(siblings(anchor.chunk_id)) if siblings is not None else []
         if not pool:
             pool = [c.passage for c in candidates if c.passage.doc_title == anchor.doc_title]
-        items: list[_Candidate] = []
+        items: list[Candidate] = []
         seen: set[str] = set()
         for rank, passage in enumerate(pool):
             for position, sentence in enumerate(split_sentences(passage.text)):
                 if item_head(sentence) == head and sentence not in seen:
                     seen.add(sentence)
-                    items.append(_Candidate(sentence, passage, rank, position))
+                    items.append(Candidate(sentence, passage, rank, position))
         if len(items) >= 2:
             return items[: opts.max_list_items]
     return []

@@ -121,8 +121,7 @@ def kind_of(part: str) -> Kind:
         return "PERSON"
     if re.match(r"^(where|from\s+where)\b", lowered):
         return "PLACE"
-    noun = _asked_noun(lowered)
-    if noun is not None:
+    for noun in _asked_nouns(lowered):
         root = stem(noun)
         if root in _DATE_NOUNS:
             return "DATE"
@@ -139,18 +138,23 @@ def kind_of(part: str) -> Kind:
     return "THING"
 
 
-def _asked_noun(lowered: str) -> str | None:
-    """The noun right after "what"/"which" (skipping a preposition before them):
-    "in which county ..." -> "county"; "what year ..." -> "year"."""
+def _asked_nouns(lowered: str) -> list[str]:
+    """The words after "what"/"which" (skipping a preposition before them) up to the first
+    function word: the asked noun and the modifiers before it, "in which county ..." ->
+    ["county"]; "which bollywood actress is ..." -> ["bollywood", "actress"]."""
     m = re.match(
         r"^(?:in|on|at|of|for|from|to|during|by)?\s*(?:what|which)\s+"
-        r"(?:(?:is|was|are|were)\s+(?:the|a|an)\s+)?([a-z]+)",
+        r"(?:(?:is|was|are|were)\s+(?:the|a|an)\s+)?([a-z][a-z\s'’-]*)",
         lowered,
     )
     if m is None:
-        return None
-    noun = m.group(1)
-    return None if noun in STOPWORDS else noun
+        return []
+    out: list[str] = []
+    for word in m.group(1).split()[:4]:
+        if word in STOPWORDS:
+            break
+        out.append(word)
+    return out
 
 
 def part_queries(question: str) -> list[str]:

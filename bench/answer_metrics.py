@@ -5,7 +5,8 @@ a/an/the removed, whitespace collapsed), taking the best score over the gold ans
 aliases. Answer recall asks whether a normalised gold answer (or alias) occurs in the
 normalised answer as whole tokens, so "10" is not found in "2010" and an extractive answer that
 quotes the right sentence counts. Citation markers ``[chunk-id]`` are removed before scoring:
-they are pointers, not words of the answer.
+they are pointers, not words of the answer. The answer's lead (first paragraph) is scored
+for EM and F1 too, and its length in words is counted: recall is not to be bought by length.
 """
 
 from __future__ import annotations
@@ -72,11 +73,30 @@ class Scored:
     em: float
     f1: float
     recall: float
+    # EM and F1 of the answer's lead (its first paragraph): the short answer phrase an
+    # offline answer puts before its quotes ("Columbus, Ohio"); the whole answer when it has
+    # one paragraph.
+    lead_em: float = 0.0
+    lead_f1: float = 0.0
+    words: int = 0
+
+
+def lead(answer: str) -> str:
+    """The first paragraph of the answer, citations removed."""
+    return strip_citations(answer.strip().split("\n\n", 1)[0])
 
 
 def score_answer(answer: str, golds: Sequence[str]) -> Scored:
     text = strip_citations(answer)
-    return Scored(exact_match(text, golds), f1_score(text, golds), answer_recall(text, golds))
+    first = lead(answer)
+    return Scored(
+        exact_match(text, golds),
+        f1_score(text, golds),
+        answer_recall(text, golds),
+        exact_match(first, golds),
+        f1_score(first, golds),
+        len(text.split()),
+    )
 
 
 def calibration(rows: Iterable[tuple[str, float]]) -> dict[str, dict[str, float | int]]:

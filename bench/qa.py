@@ -107,6 +107,9 @@ def run(
                     "em": scored.em,
                     "f1": round(scored.f1, 4),
                     "recall": scored.recall,
+                    "lead_em": scored.lead_em,
+                    "lead_f1": round(scored.lead_f1, 4),
+                    "words": scored.words,
                     "seconds": round(seconds, 3),
                 }
             )
@@ -126,15 +129,27 @@ def run(
     }
 
 
-def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    return {
+def summarise(rows: list[dict[str, Any]], *, halves: bool = True) -> dict[str, Any]:
+    """The measures over ``rows``; with ``halves``, also over each half of the question set
+    in order (the first half is where the offline answer was developed, the second held out)."""
+    out: dict[str, Any] = {
         "questions": len(rows),
         "em": round(mean([r["em"] for r in rows]), 4),
         "f1": round(mean([r["f1"] for r in rows]), 4),
+        "lead_em": round(mean([r.get("lead_em", 0.0) for r in rows]), 4),
+        "lead_f1": round(mean([r.get("lead_f1", 0.0) for r in rows]), 4),
         "answer_recall": round(mean([r["recall"] for r in rows]), 4),
+        "mean_answer_words": round(mean([r.get("words", 0) for r in rows]), 1),
         "calibration": calibration((r["confidence"], r["recall"]) for r in rows),
         "seconds_per_question": round(mean([r["seconds"] for r in rows]), 3),
     }
+    if halves and len(rows) >= 2:
+        mid = (len(rows) + 1) // 2
+        out["halves"] = {
+            f"1-{mid}": summarise(rows[:mid], halves=False),
+            f"{mid + 1}-{len(rows)}": summarise(rows[mid:], halves=False),
+        }
+    return out
 
 
 def table_rows(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
@@ -143,8 +158,13 @@ def table_rows(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     rows = [
         ["EM", f"{s['em']:.3f}"],
         ["F1", f"{s['f1']:.3f}"],
+        ["lead EM", f"{s['lead_em']:.3f}"],
+        ["lead F1", f"{s['lead_f1']:.3f}"],
         ["answer recall", f"{s['answer_recall']:.3f}"],
+        ["mean answer words", f"{s['mean_answer_words']:.1f}"],
     ]
+    for name, half in s.get("halves", {}).items():
+        rows.append([f"answer recall, questions {name}", f"{half['answer_recall']:.3f}"])
     for level, entry in s["calibration"].items():
         rows.append(
             [f"{level} right", f"{entry['right']}/{entry['count']} ({entry['accuracy']:.0%})"]

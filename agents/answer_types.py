@@ -1,0 +1,112 @@
+"""Candidates of the asked-for type: the named entities of a sentence that could answer a question.
+
+A question asking "who" wants a person, "where" a place, "when" a date, "how many" a number
+(``agents.question``); the trained spaCy pipeline's NER labels what a sentence names. A sentence
+holds a candidate when it names an entity of a fitting label that the question does not already
+name: "Two Dollar Radio is ... based in Columbus, Ohio" holds a place for "... is based where?",
+"Grace Krilanovich is an American author" holds none the question lacks. The candidates also
+give the short answer phrase (the one nearest the question's own words in the sentence) and
+the bridge entities of a multi-hop question (what a sentence about the question's subject names
+that the question does not).
+
+Without a trained pipeline (``spacy_model`` empty or not installed) there are no candidates and
+the offline answer falls back on the capitalised-span rules of ``agents.answer_facts``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from agents.question import STOPWORDS, Kind, stem, words
+
+# (entity text, NER label) per sentence.
+Entity = tuple[str, str]
+Ner = Callable[[Sequence[str]], list[list[Entity]]]
+
+# OntoNotes labels (en_core_web_*) that answer each kind of question. A THING ("what genre",
+# "which company") is any named thing; a LIST or a yes/no question has no single entity.
+_LABELS: dict[str, frozenset[str]] = {
+    "PERSON": frozenset({"PERSON"}),
+    "PLACE": frozenset({"GPE", "LOC", "FAC"}),
+    "DATE": frozenset({"DATE"}),
+    "NUMBER": frozenset({"CARDINAL", "QUANTITY", "MONEY", "PERCENT"}),
+    "THING": frozenset(
+        {"PERSON", "ORG", "GPE", "LOC", "FAC", "NORP", "WORK_OF_ART", "EVENT", "PRODUCT",
+         "LANGUAGE", "LAW"}
+    ),
+}  # fmt: skip
+# Labels of things a multi-hop question can pass through (the bridge): names, not amounts.
+_BRIDGE_LABELS = _LABELS["THING"]
+# Kinds whose candidates are checked closely enough for HIGH confidence: a THING may be any name.
+TYPED_KINDS = frozenset({"PERSON", "PLACE", "DATE", "NUMBER"})
+
+
+def spacy_ner(model: str) -> Ner | None:
+    """NER over sentences with the trained pipeline ``model`` ("auto": the default one when
+    installed); None when no trained pipeline is configured. The pipeline loads on first use."""
+    from extraction.nlp import load_pipeline, resolve_model
+
+    name = resolve_model(model)
+    if not name:
+        return None
+
+    def run(sentences: Sequence[str]) -> list[list[Entity]]:
+        nlp = load_pipeline(name)
+        return [[(e.text, e.label_) for e in doc.ents] for doc in nlp.pipe(sentences)]
+
+    return run
+
+
+def _stems(text: str) -> set[str]:
+    return {stem(w) for w in words(text)} - STOPWORDS
+
+
+def new_entities(entities: Sequence[Entity], question: str) -> list[Entity]:
+    """Entities with a word the question does not use: what the sentence adds to the question."""
+    asked = _stems(question)
+    return [(t, label) for t, label in entities if _stems(t) and not _stems(t) <= asked]
+
+
+def candidates(kind: Kind, entities: Sequence[Entity], question: str) -> list[str]:
+    """New entities of a label that answers ``kind``."""
+    labels = _LABELS.get(kind)
+    if labels is None:
+        return []
+    return [t for t, label in new_entities(entities, question) if label in labels]
+
+
+def bridges(entities: Sequence[Entity], question: str) -> list[str]:
+    """Names a sentence adds to the question: the entities a second hop may be about."""
+    return [t for t, label in new_entities(entities, question) if label in _BRIDGE_LABELS]
+
+
+def short_answer(
+    kind: Kind, sentence: str, entities: Sequence[Entity], question: str
+) -> str | None:
+    """The candidate of the asked type nearest the question's own words in ``sentence``:
+    "... based in Columbus, Ohio" answers "is based where" with "Columbus, Ohio"."""
+    found = _joined(sentence, candidates(kind, entities, question))
+    if not found:
+        return None
+    asked = _stems(question)
+    anchors = [m.start() for m in re.finditer(r"[^\W\d_][\w'’\-]*", sentence)
+               if stem(m.group(0)) in asked]  # fmt: skip
+
+    def distance(text: str) -> int:
+        at = sentence.find(text)
+        return min((abs(at - a) for a in anchors), default=at)
+
+    return min(found, key=distance)
+
+
+def _joined(sentence: str, found: list[str]) -> list[str]:
+    """Entities written next to each other with a comma between them are one answer
+    ("Columbus, Ohio"; "March 2 and 3, 2012" stays as NER found it)."""
+    out: list[str] = []
+    for text in found:
+        if out and f"{out[-1]}, {text}" in sentence:
+            out[-1] = f"{out[-1]}, {text}"
+        else:
+            out.append(text)
+    return out

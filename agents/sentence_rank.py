@@ -1,0 +1,157 @@
+"""How well each evidence sentence answers each part of a question: the offline answer's ranking.
+
+A sentence's score for a part is its embedding similarity to the part (the passage title
+leading the sentence, as "he" or "the film" often stand for it), plus
+
+- the share of the part's relation words it uses ("directed", "godfather", "based"), each
+  word weighted by how rare it is among the evidence sentences: a word every sentence shares
+  tells them apart no better than none;
+- a little for the part's names it (or its title) holds;
+- a fact of the asked kind the question does not hold (``agents.answer_facts``), and a
+  candidate of the asked type by NER (``agents.answer_types``): a person for "who", a place
+  for "where" (not for numbers, which the rules see); a sentence that only repeats the
+  question's entities gets neither;
+- a question about the future meeting a sentence about the future;
+- less for evidence retrieval ranked lower.
+
+Multi-hop questions are answered by a chain of sentences: the one about the question's subject
+names the bridge ("... first novel was published by Two Dollar Radio"), and a sentence about the
+bridge holds the answer ("Two Dollar Radio is ... based in Columbus, Ohio"). ``bridge_bonus``
+raises the sentences of other documents about what the anchor sentences (the best ones so far)
+name that the question does not.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+from agents.answer_facts import carries, coverage, same_time
+from agents.answer_types import Entity, bridges, candidates
+from agents.question import QuestionPart, part_queries, stem, words
+from retrieval.embedder import Embedder
+
+
+class Passage(Protocol):
+    @property
+    def chunk_id(self) -> str: ...
+
+    @property
+    def doc_title(self) -> str: ...
+
+    @property
+    def text(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class Candidate:
+    sentence: str
+    passage: Passage
+    rank: int
+    position: int  # sentence index within the passage, for document order
+    # Named entities by NER; None when the sentence was not read by a trained pipeline.
+    entities: tuple[Entity, ...] | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class Weights:
+    """In units of cosine similarity (MiniLM)."""
+
+    rank_penalty: float
+    relation: float
+    name: float
+    fact: float
+    typed: float
+    tense: float
+
+
+def scores(
+    question: str,
+    parts: Sequence[QuestionPart],
+    cands: Sequence[Candidate],
+    embedder: Embedder,
+    w: Weights,
+) -> np.ndarray:
+    """Score of every candidate for every part: parts x candidates."""
+    texts = [f"{c.passage.doc_title}. {c.sentence}" for c in cands]
+    queries = [question] if len(parts) == 1 else part_queries(question)
+    vectors = np.asarray(embedder.embed([*queries, *texts]))
+    sims = vectors[len(queries) :] @ vectors[: len(queries)].T  # candidates x parts
+    own = [{stem(x) for x in words(c.sentence)} for c in cands]
+    out = np.zeros((len(parts), len(cands)))
+    for p_index, part in enumerate(parts):
+        rarity = _rarity(part.relation_words, own)
+        for i, c in enumerate(cands):
+            _, name = coverage(part, c.sentence, c.passage.doc_title)
+            out[p_index, i] = (
+                float(sims[i, p_index])
+                + w.relation * _weighted_share(rarity, own[i])
+                + w.name * name
+                + w.fact * float(carries(part.kind, c.sentence, question))
+                + w.typed * _typed(part, c, question)
+                + w.tense * float(same_time(part, c.sentence))
+                - w.rank_penalty * c.rank
+            )
+    return out
+
+
+def _typed(part: QuestionPart, c: Candidate, question: str) -> float:
+    """1 when NER finds a candidate of the asked type. Not for numbers: the number rules
+    already see them, and a count can be a list of names ("cafés in A, B and C")."""
+    if part.kind == "NUMBER":
+        return 0.0
+    return float(bool(candidates(part.kind, c.entities or (), question)))
+
+
+def _rarity(relation: Sequence[str], sentences: Sequence[set[str]]) -> dict[str, float]:
+    """Inverse document frequency of each relation word over the evidence sentences."""
+    n = len(sentences)
+    return {r: math.log((n + 1) / (1 + sum(r in s for s in sentences))) for r in relation}
+
+
+def _weighted_share(rarity: dict[str, float], sentence: set[str]) -> float:
+    total = sum(rarity.values())
+    if total <= 0:
+        return 0.0
+    return sum(v for r, v in rarity.items() if r in sentence) / total
+
+
+def anchors(
+    cands: Sequence[Candidate], ranking: np.ndarray, chosen: Sequence[str], docs: int
+) -> list[int]:
+    """The chosen sentences and the best ones of other documents, ``docs`` documents in all:
+    the first hop of the chain."""
+    picked = [i for i, c in enumerate(cands) if c.sentence in chosen]
+    titles = {cands[i].passage.doc_title for i in picked}
+    for i in np.argsort(-ranking):
+        if len(titles) >= docs:
+            break
+        title = cands[int(i)].passage.doc_title
+        if title not in titles:
+            titles.add(title)
+            picked.append(int(i))
+    return picked
+
+
+def bridge_bonus(
+    cands: Sequence[Candidate], anchor: Sequence[int], question: str, weight: float
+) -> np.ndarray:
+    """``weight`` for each sentence of another document whose title an anchor sentence names,
+    or which names what an anchor sentence adds to the question (its bridge entities)."""
+    text = " ".join(cands[i].sentence for i in anchor).lower()
+    terms = {b.lower() for i in anchor for b in bridges(cands[i].entities or (), question)}
+    own_docs = {cands[i].passage.doc_title for i in anchor}
+    bonus = np.zeros(len(cands))
+    for i, c in enumerate(cands):
+        if c.passage.doc_title in own_docs:
+            continue
+        title = re.sub(r"\s*\(.*\)$", "", c.passage.doc_title).strip().lower()
+        low = c.sentence.lower()
+        if (len(title) >= 3 and title in text) or any(t in low or t == title for t in terms):
+            bonus[i] = weight
+    return bonus
