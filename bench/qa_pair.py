@@ -83,9 +83,11 @@ def _row(q: GoldQuestion, result: Any, seconds: float) -> dict[str, Any]:
         "problems": [] if report is None else report.problems(),
         "tokens": dict(result.tokens),
         "warnings": list(result.warnings),
-        "words": len(result.answer.split()),
+        "words": scored.words,
         "em": scored.em,
         "f1": round(scored.f1, 4),
+        "lead_em": scored.lead_em,
+        "lead_f1": round(scored.lead_f1, 4),
         "recall": scored.recall,
         "seconds": round(seconds, 3),
     }
@@ -114,7 +116,13 @@ def table_rows(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     s = result["summary"]
     rows = [
         [name, *(f"{s[m][key]:.3f}" for m in MODES)]
-        for name, key in (("EM", "em"), ("F1", "f1"), ("answer recall", "answer_recall"))
+        for name, key in (
+            ("EM", "em"),
+            ("F1", "f1"),
+            ("lead EM", "lead_em"),
+            ("lead F1", "lead_f1"),
+            ("answer recall", "answer_recall"),
+        )
     ]
     for level in ("HIGH", "MEDIUM", "LOW"):
         cells = []
@@ -122,5 +130,6 @@ def table_rows(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
             e = s[m]["calibration"].get(level, {"right": 0, "count": 0})
             cells.append(f"{e['right']}/{e['count']}")
         rows.append([f"{level} right", *cells])
+    rows.append(["mean answer words", *(f"{s[m]['mean_answer_words']:.0f}" for m in MODES)])
     rows.append(["seconds / question", *(f"{s[m]['seconds_per_question']:.1f}" for m in MODES)])
     return ["measure", *MODES], rows

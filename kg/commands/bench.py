@@ -256,7 +256,12 @@ def qa(
     questions: Annotated[Path, typer.Option("--questions", help="Questions JSON with answers.")],
     n: Annotated[int | None, typer.Option("--n", min=1, help="Only the first N questions.")] = None,
     llm: Annotated[
-        bool, typer.Option("--llm", help="Use the LLM configured by KG_LLM__* (else offline).")
+        bool,
+        typer.Option(
+            "--llm",
+            help="Answer each question offline and with the LLM configured by KG_LLM__*, "
+            "in one run (else offline only).",
+        ),
     ] = False,
     out_path: Annotated[Path | None, typer.Option("--out", help="Where RESULT.json goes.")] = None,
     name: Annotated[str, typer.Option(help="Dataset name (default: corpus folder).")] = "",
@@ -264,18 +269,23 @@ def qa(
 ) -> None:
     """Answer quality of `kg ask`: EM, F1, answer recall, calibration, seconds per question."""
     from bench import qa as bench_qa
+    from bench import qa_pair
 
     config = bench_qa.QaConfig(corpus, questions, n, llm, work_dir, name)
     try:
         with _bars() as hook:
-            result = bench_qa.run(config, get_settings(), hook)
+            if llm:
+                result = qa_pair.run_pair(config, get_settings(), hook)
+            else:
+                result = bench_qa.run(config, get_settings(), hook)
     except KgError as exc:
         raise fail(str(exc)) from exc
     if out_path is not None:
         _write_json(out_path, result)
+    count = result["summary"]["offline"]["questions"] if llm else result["summary"]["questions"]
     _print_table(
-        f"{result['dataset']}: {result['summary']['questions']} questions, {result['mode']}",
-        *bench_qa.table_rows(result),
+        f"{result['dataset']}: {count} questions, {result['mode']}",
+        *(qa_pair.table_rows(result) if llm else bench_qa.table_rows(result)),
     )
     if out_path is not None:
         out.print(f"wrote {out_path}", highlight=False)
