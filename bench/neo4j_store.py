@@ -16,7 +16,6 @@ The dense baseline's passage vectors are cached on disk in ``<work dir>/neo4j-<s
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -30,6 +29,7 @@ from bench.store import (
     doc_map,
     exclusive,
     identity,
+    ingest_corpus,
     matches,
 )
 from core.errors import ConfigError, SchemaVersionError
@@ -121,19 +121,8 @@ def _ingest(
     sha: str,
     progress: ProgressHook | None,
 ) -> dict[str, Any]:
-    store.init_schema()
-    started = time.perf_counter()
-    report = container.ingestor().ingest_paths([corpus], progress)
-    if report.failed:
-        raise report.failed[0]
     marker = {
-        **identity(container, sha),
-        "corpus_uri": str(corpus.resolve()),
-        "documents": report.documents_seen,
-        "resumed_with_unchanged": report.unchanged,
-        "chunks_written": report.chunks_written,
-        "ingest_seconds": round(time.perf_counter() - started, 2),
-        "built_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        **ingest_corpus(container, corpus, sha, progress),
         # A write after this (another ingest into the same database) moves the version on,
         # and the marker no longer describes the graph.
         "graph_version": store.graph_version(),

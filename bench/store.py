@@ -188,12 +188,22 @@ def _ingest(
     directory: Path,
     progress: ProgressHook | None,
 ) -> dict[str, Any]:
+    marker = ingest_corpus(container, corpus, sha, progress)
+    _write_marker(directory / MARKER, marker)
+    (directory / STARTED).unlink(missing_ok=True)
+    return marker
+
+
+def ingest_corpus(
+    container: Container, corpus: Path, sha: str, progress: ProgressHook | None
+) -> dict[str, Any]:
+    """Ingest the whole corpus into the opened store; the completion marker describing it."""
     container.store.init_schema()
     started = time.perf_counter()
     report = container.ingestor().ingest_paths([corpus], progress)
     if report.failed:
         raise report.failed[0]
-    marker = {
+    return {
         **identity(container, sha),
         # Document ids derive from this uri, so a later run from another path still maps.
         "corpus_uri": str(corpus.resolve()),
@@ -203,9 +213,6 @@ def _ingest(
         "ingest_seconds": round(time.perf_counter() - started, 2),
         "built_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
-    _write_marker(directory / MARKER, marker)
-    (directory / STARTED).unlink(missing_ok=True)
-    return marker
 
 
 def matches(marker: dict[str, Any] | None, expected: dict[str, Any]) -> bool:
