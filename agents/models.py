@@ -137,9 +137,14 @@ class VerifierReport(BaseModel):
     uncited: list[str] = Field(default_factory=list)
     llm_problems: list[str] = Field(default_factory=list)
     llm_checked: bool = False
+    # The answer is citations and evidence labels only: small models copy the evidence
+    # block's "[id] (PRIMARY; title)" header into the answer and put the content in findings.
+    states_nothing: bool = False
 
     def problems(self) -> list[str]:
         out = [f"cited chunk {c} is not in the evidence" for c in self.unknown_citations]
+        if self.states_nothing:
+            out.append("the answer states nothing but citations: write the answer in words")
         out += [f"quoted text not found in its cited chunk: {q!r}" for q in self.unsupported_quotes]
         out += [
             u if u.startswith("the answer") else f"finding cites nothing: {u!r}"

@@ -270,12 +270,25 @@ def _llm_answer(
         )
     result.answer = reply.answer
     result.findings = reply.finding_models()
+    composed = report.states_nothing and bool(result.findings)
+    if composed:
+        # What the model found is in its findings: they become the answer, checked again.
+        result.answer = " ".join(
+            f"{f.text} {' '.join(f'[{c}]' for c in f.citations)}".strip() for f in result.findings
+        )
+        report, _ = verify(
+            question, result.answer, result.findings, evidence, None, cfg.quote_min_words
+        )
+        notes.append("the model's answer held only citations; the answer is its findings")
+        audit.write("verify", attempt="findings", **report.model_dump())
     result.tool_calls = list(tools.records)
     result.verifier = report
     result.warnings += notes + report.problems()
     level, reason = reply.confidence, reply.reason
     if not report.passed:
         level, reason = "LOW", f"{reason} Verification problems remain (see warnings).".strip()
+    elif composed and level == "HIGH":
+        level, reason = "MEDIUM", f"{reason} Capped at MEDIUM: the answer is the findings."
     result.confidence, result.reason = level, reason
 
 

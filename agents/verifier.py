@@ -20,6 +20,8 @@ from core.errors import LlmError
 from extraction.chunking import split_sentences
 
 CITATION = re.compile(r"\[([A-Za-z0-9][\w\-.:]*)\]")
+# The label after a chunk id in the evidence block: "(PRIMARY; Some title)".
+_LABEL = re.compile(r"\([A-Z_]+;[^()]*(?:\([^()]*\)[^()]*)*\)")
 QUOTE = re.compile(r"[\"“]([^\"“”]+)[\"”]")
 
 
@@ -67,12 +69,21 @@ def check_deterministic(
             continue
         if not any(plain in c for c in cites) and any(plain in c for c in chunks.values()):
             unsupported.append(f.text)
+    empty = states_nothing(answer)
     return VerifierReport(
-        passed=not unknown and not unsupported and not uncited,
+        passed=not unknown and not unsupported and not uncited and not empty,
+        states_nothing=empty,
         unknown_citations=unknown,
         uncited=uncited,
         unsupported_quotes=unsupported,
     )
+
+
+def states_nothing(answer: str) -> bool:
+    """True when, without its citations and the evidence block's "(TAG; title)" labels, the
+    answer has no word left."""
+    text = _LABEL.sub(" ", CITATION.sub(" ", answer))
+    return not re.search(r"\w", text)
 
 
 def evidence_block(evidence: EvidenceBundle) -> str:

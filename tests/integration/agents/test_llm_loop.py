@@ -64,3 +64,41 @@ def test_a_cut_off_synthesis_is_not_resent_and_caps_confidence(
     assert [m["role"] for m in body["messages"]] == ["system", "user"]
     events = read(Path(result.audit_log))
     assert any(e["event"] == "llm_error" and e["kind"] == "LlmCutOff" for e in events)
+
+
+def _label_only(body: dict[str, Any]) -> Reply:
+    """What the 0.5B model wrote on most benchmark questions: the evidence header as the
+    answer, the content in a finding."""
+    from tests.integration.agents.conftest import evidence_texts
+
+    chunk_id, text = next(iter(evidence_texts(body).items()))
+    words = " ".join(text.split()[:12])
+    return Reply.json(
+        {
+            "tool_calls": [],
+            "answer": f"[{chunk_id}] (PRIMARY; Some title (2024 plan))",
+            "findings": [
+                {"text": words, "kind": "FACT", "citations": [f"[{chunk_id}] (PRIMARY; x)"]}
+            ],
+            "confidence": "HIGH",
+            "reason": "The evidence says so.",
+        }
+    )
+
+
+def test_an_answer_of_citations_only_becomes_its_findings(
+    demo_container: Container, agent_settings: AgentSettings
+) -> None:
+    script = Script(planner=[Reply.json(PLAN)], synthesis=[_label_only, _label_only])
+    with FakeOpenAIServer(responder=script) as server:
+        llm = OpenAICompatClient(LlmSettings(base_url=server.base_url, model="m", max_retries=0))
+        result = answer(demo_container, QUESTION, llm=llm, settings=agent_settings)
+    # Flagged, refined once (the same again), then the findings are the answer.
+    assert len(script.calls["synthesis"]) == 2
+    refine = script.calls["synthesis"][1]["messages"][-1]["content"]
+    assert "states nothing but citations" in refine
+    assert result.mode == "llm" and result.findings
+    assert result.findings[0].text.split()[0] in result.answer
+    assert "PRIMARY" not in result.answer
+    assert result.confidence != "HIGH"
+    assert any("only citations" in w for w in result.warnings)

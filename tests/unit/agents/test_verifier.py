@@ -81,3 +81,12 @@ def test_findings_are_checked_too() -> None:
     findings = [Finding(text='"cut restraint by half"', kind="FACT", citations=["doc-a-0001-abc"])]
     report = check_deterministic("Fine [doc-a-0001-abc].", findings, EVIDENCE, 3)
     assert report.unsupported_quotes == ["cut restraint by half"]
+
+
+def test_an_answer_of_citations_and_labels_only_states_nothing() -> None:
+    label_only = "[doc-a-0001-abc] (PRIMARY; In Love and War (1987 film))"
+    report = check_deterministic(label_only, [], EVIDENCE, quote_min_words=3)
+    assert report.states_nothing and not report.passed
+    assert any("states nothing" in p for p in report.problems())
+    worded = "Restraint falls by 25% [doc-a-0001-abc] (PRIMARY; A)"
+    assert not check_deterministic(worded, [], EVIDENCE, quote_min_words=3).states_nothing
