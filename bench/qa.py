@@ -1,7 +1,7 @@
 """The answer benchmark behind ``kg bench qa``: ``kg ask``'s agent loop on a question set.
 
-For each question the full loop runs (plan → evidence → critique → synthesis → verify), with
-the LLM configured by ``KG_LLM__*`` when ``llm`` is asked for and offline otherwise; the result
+For each question the full offline loop runs (plan → evidence → critique → synthesis → verify;
+``bench.qa_pair`` runs it with the LLM configured by ``KG_LLM__*`` beside it); the result
 holds every answer with its confidence and scores, and a summary: EM and F1 (SQuAD), answer
 recall, calibration (answers right per confidence level) and seconds per question. The store
 is the same cached bench store ``kg bench multihop`` uses (``bench.store``).
@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bench.answer_metrics import calibration, score_answer
 from bench.environment import describe
@@ -23,6 +23,9 @@ from bench.multihop import dataset_name
 from bench.store import bench_store
 from core.errors import ConfigError, InputError
 from kg.settings import Settings
+
+if TYPE_CHECKING:
+    from agents.models import AgenticResult
 
 ProgressHook = Callable[[str, int, int], None]
 
@@ -39,7 +42,6 @@ class QaConfig:
     corpus: Path
     questions: Path
     limit: int | None = None
-    use_llm: bool = False
     work_dir: Path | None = None
     name: str = ""
 
@@ -70,49 +72,59 @@ def read_gold_answers(path: Path) -> list[GoldQuestion]:
     return out
 
 
+def gold_questions(config: QaConfig) -> list[GoldQuestion]:
+    """The questions ``config`` asks, within its limit; at least one."""
+    questions = read_gold_answers(config.questions)[: config.limit]
+    if not questions:
+        raise ConfigError(f"{config.questions}: no question has a gold answer")
+    return questions
+
+
+def rules_built(settings: Settings) -> Settings:
+    """Settings whose bench store is built by the rules alone: the benchmark measures answering,
+    and with ``KG_LLM__*`` set an LLM-extracted store would be another store (and hours of
+    extraction on a CPU)."""
+    extraction = settings.extraction.model_copy(update={"llm_enabled": False})
+    return settings.model_copy(update={"extraction": extraction})
+
+
+def answer_row(q: GoldQuestion, result: AgenticResult, seconds: float) -> dict[str, Any]:
+    """One answered question, scored."""
+    scored = score_answer(result.answer, q.answers)
+    return {
+        "id": q.id,
+        "question": q.text,
+        "gold": list(q.answers),
+        "answer": result.answer,
+        "confidence": result.confidence,
+        "reason": result.reason,
+        "mode": result.mode,
+        "citations": [c.chunk_id for c in result.citations],
+        "em": scored.em,
+        "f1": round(scored.f1, 4),
+        "recall": scored.recall,
+        "lead_em": scored.lead_em,
+        "lead_f1": round(scored.lead_f1, 4),
+        "words": scored.words,
+        "seconds": round(seconds, 3),
+    }
+
+
 def run(
     config: QaConfig, settings: Settings, progress: ProgressHook | None = None
 ) -> dict[str, Any]:
+    """The offline answers (``bench.qa_pair`` answers each question with the LLM as well)."""
     from agents.orchestrator import answer
-    from llm.openai_compat import build_llm
 
-    questions = read_gold_answers(config.questions)
-    if config.limit is not None:
-        questions = questions[: config.limit]
-    if not questions:
-        raise ConfigError(f"{config.questions}: no question has a gold answer")
-    llm = build_llm(settings.llm) if config.use_llm else None
-    if config.use_llm and llm is None:
-        raise ConfigError("--llm needs KG_LLM__BASE_URL and KG_LLM__MODEL")
+    questions = gold_questions(config)
     rows: list[dict[str, Any]] = []
-    with bench_store(config.corpus, settings, config.work_dir, None, progress) as bs:
+    with bench_store(config.corpus, rules_built(settings), config.work_dir, None, progress) as bs:
         container = bs.container
-        # The bench store's settings carry the caller's agent and LLM settings (model_copy).
         container.searcher()  # built once, outside the timed questions
         for n, q in enumerate(questions):
             t0 = time.perf_counter()
-            result = answer(container, q.text, llm=llm)
-            seconds = time.perf_counter() - t0
-            scored = score_answer(result.answer, q.answers)
-            rows.append(
-                {
-                    "id": q.id,
-                    "question": q.text,
-                    "gold": list(q.answers),
-                    "answer": result.answer,
-                    "confidence": result.confidence,
-                    "reason": result.reason,
-                    "mode": result.mode,
-                    "citations": [c.chunk_id for c in result.citations],
-                    "em": scored.em,
-                    "f1": round(scored.f1, 4),
-                    "recall": scored.recall,
-                    "lead_em": scored.lead_em,
-                    "lead_f1": round(scored.lead_f1, 4),
-                    "words": scored.words,
-                    "seconds": round(seconds, 3),
-                }
-            )
+            result = answer(container, q.text)
+            rows.append(answer_row(q, result, time.perf_counter() - t0))
             if progress:
                 progress("questions", n + 1, len(questions))
         env = describe(container)
@@ -120,8 +132,8 @@ def run(
         reused = bs.reused
     return {
         "dataset": config.name or dataset_name(config.corpus),
-        "mode": "llm" if llm is not None else "offline",
-        "model": llm.model if llm is not None else None,
+        "mode": "offline",
+        "model": None,
         "summary": summarise(rows),
         "questions": rows,
         "corpus": {"path": str(config.corpus), "store": store_dir, "store_reused": reused},

@@ -12,16 +12,26 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bench.answer_metrics import score_answer
 from bench.environment import describe
 from bench.metrics import mean
 from bench.multihop import dataset_name
-from bench.qa import GoldQuestion, ProgressHook, QaConfig, read_gold_answers, summarise
+from bench.qa import (
+    GoldQuestion,
+    ProgressHook,
+    QaConfig,
+    answer_row,
+    gold_questions,
+    rules_built,
+    summarise,
+)
 from bench.store import bench_store
 from core.errors import ConfigError
 from kg.settings import Settings
+
+if TYPE_CHECKING:
+    from agents.models import AgenticResult
 
 MODES = ("offline", "llm")
 
@@ -32,18 +42,12 @@ def run_pair(
     from agents.orchestrator import answer
     from llm.openai_compat import build_llm
 
-    questions = read_gold_answers(config.questions)[: config.limit]
-    if not questions:
-        raise ConfigError(f"{config.questions}: no question has a gold answer")
+    questions = gold_questions(config)
     llm = build_llm(settings.llm)
     if llm is None:
         raise ConfigError("--llm needs KG_LLM__BASE_URL and KG_LLM__MODEL")
-    # The store is the rules-built one `kg bench qa` offline uses: this measures answering, and
-    # an LLM-built store would be another store (and hours of extraction on a CPU).
-    extraction = settings.extraction.model_copy(update={"llm_enabled": False})
-    settings = settings.model_copy(update={"extraction": extraction})
     rows: dict[str, list[dict[str, Any]]] = {m: [] for m in MODES}
-    with bench_store(config.corpus, settings, config.work_dir, None, progress) as bs:
+    with bench_store(config.corpus, rules_built(settings), config.work_dir, None, progress) as bs:
         container = bs.container
         container.searcher()  # built once, outside the timed questions
         for n, q in enumerate(questions):
@@ -69,27 +73,14 @@ def run_pair(
     }
 
 
-def _row(q: GoldQuestion, result: Any, seconds: float) -> dict[str, Any]:
-    scored = score_answer(result.answer, q.answers)
+def _row(q: GoldQuestion, result: AgenticResult, seconds: float) -> dict[str, Any]:
     report = result.verifier
     return {
-        "id": q.id,
-        "question": q.text,
-        "gold": list(q.answers),
-        "answer": result.answer,
-        "confidence": result.confidence,
-        "mode": result.mode,
+        **answer_row(q, result, seconds),
         "verified": None if report is None else report.passed,
         "problems": [] if report is None else report.problems(),
         "tokens": dict(result.tokens),
         "warnings": list(result.warnings),
-        "words": scored.words,
-        "em": scored.em,
-        "f1": round(scored.f1, 4),
-        "lead_em": scored.lead_em,
-        "lead_f1": round(scored.lead_f1, 4),
-        "recall": scored.recall,
-        "seconds": round(seconds, 3),
     }
 
 

@@ -24,7 +24,7 @@ from retrieval.expansion import Expansion, expand, explain
 from retrieval.filters import SearchFilters
 from retrieval.fusion import rrf
 from retrieval.graph_index import GraphIndex
-from retrieval.linking import LinkedEntity, link_entities, specificity
+from retrieval.linking import LinkedEntity, link_entities, seed_weights, specificity
 from retrieval.mmr import mmr
 from retrieval.read_model import InMemoryReadModel
 
@@ -111,15 +111,7 @@ def _walk(
 ) -> np.ndarray:
     """Personalized PageRank reset on the best fused chunks and the linked entities."""
     proj = index.projection
-    reset: dict[int, float] = {}
-    seeds = sorted(fused.items(), key=lambda kv: -kv[1])[: settings.seed_chunks]
-    total = sum(s for _, s in seeds) or 1.0
-    for ci, s in seeds:
-        reset[ci] = settings.chunk_seed_weight * s / total
-    entity_total = sum(x.weight for x in linked) or 1.0
-    for x in linked:
-        node = proj.n_chunks + index.entity_index[x.entity_id]
-        reset[node] = reset.get(node, 0.0) + settings.entity_seed_weight * x.weight / entity_total
+    reset = seed_weights(fused, linked, settings, lambda e: proj.n_chunks + index.entity_index[e])
     return proj.pagerank(
         proj.vector(reset), damping=settings.damping, tol=settings.ppr_tolerance
     ).scores

@@ -20,7 +20,7 @@ from graph_store.read_model import ChunkDetail, GraphReadModel, PathHop
 from retrieval.config import RetrievalSettings
 from retrieval.filters import SearchFilters
 from retrieval.fusion import rrf
-from retrieval.linking import link_entities, specificity
+from retrieval.linking import link_entities, seed_weights, specificity
 from retrieval.search_types import Retrieval, SearchResult
 
 # Nodes (chunks and entities) of the walk scored per question: far more than any result list
@@ -51,16 +51,7 @@ def graph_search_native(
     fused = rrf([dense_rank, list(bm25)[:pool]], settings.rrf_k, [1.0, settings.seed_bm25_weight])
     linked = link_entities(question, q, model, settings)
 
-    seeds: dict[str, float] = {}
-    top_seeds = sorted(fused.items(), key=lambda kv: -kv[1])[: settings.seed_chunks]
-    total = sum(s for _, s in top_seeds) or 1.0
-    for c, s in top_seeds:
-        seeds[c] = settings.chunk_seed_weight * s / total
-    entity_total = sum(x.weight for x in linked) or 1.0
-    for x in linked:
-        seeds[x.entity_id] = (
-            seeds.get(x.entity_id, 0.0) + settings.entity_seed_weight * x.weight / entity_total
-        )
+    seeds = seed_weights(fused, linked, settings, lambda e: e)
     walk = model.personalized_pagerank(seeds, WALK_TOP, damping=settings.damping)
     detail(list(walk))  # entities among them come back with no detail
     named = {x.entity_id: x.score for x in linked if x.method != "embedding"}

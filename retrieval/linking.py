@@ -6,8 +6,9 @@ the ``graph`` preset and the agent loop both call it."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from graph_store.read_model import GraphReadModel
 from retrieval.config import RetrievalSettings
@@ -36,6 +37,30 @@ class LinkedEntity:
             "specificity": round(self.specificity, 4),
             "matched": self.matched,
         }
+
+
+K = TypeVar("K", bound=Hashable)
+
+
+def seed_weights(
+    fused: Mapping[K, float],
+    linked: Sequence[LinkedEntity],
+    settings: RetrievalSettings,
+    entity_node: Callable[[str], K],
+) -> dict[K, float]:
+    """The graph preset's walk seeds: the best fused chunks and the linked entities, each
+    group normalised to its configured share. ``entity_node`` maps an entity id to the key the
+    walk uses (a projection row in memory, the id itself on a graph database)."""
+    seeds: dict[K, float] = {}
+    top = sorted(fused.items(), key=lambda kv: -kv[1])[: settings.seed_chunks]
+    total = sum(s for _, s in top) or 1.0
+    for key, s in top:
+        seeds[key] = settings.chunk_seed_weight * s / total
+    entity_total = sum(x.weight for x in linked) or 1.0
+    for x in linked:
+        node = entity_node(x.entity_id)
+        seeds[node] = seeds.get(node, 0.0) + settings.entity_seed_weight * x.weight / entity_total
+    return seeds
 
 
 def specificity(chunk_degree: int) -> float:

@@ -271,7 +271,7 @@ def qa(
     from bench import qa as bench_qa
     from bench import qa_pair
 
-    config = bench_qa.QaConfig(corpus, questions, n, llm, work_dir, name)
+    config = bench_qa.QaConfig(corpus, questions, n, work_dir, name)
     try:
         with _bars() as hook:
             if llm:

@@ -24,9 +24,7 @@ def test_pair_answers_each_question_in_both_modes(local_llm: LlmSettings, tmp_pa
         max_iterations=1,
     )
     settings = Settings(data_dir=tmp_path / "kg", llm=local_llm, agent=agent)
-    config = QaConfig(
-        SAMPLE / "sample_corpus.json", SAMPLE / "sample.json", 1, True, tmp_path / "bench"
-    )
+    config = QaConfig(SAMPLE / "sample_corpus.json", SAMPLE / "sample.json", 1, tmp_path / "bench")
     result = run_pair(config, settings)
 
     assert result["mode"] == "offline+llm" and result["model"] == local_llm.model
