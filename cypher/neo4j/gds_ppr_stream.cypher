@@ -1,17 +1,20 @@
 // Personalized PageRank from weighted seeds (chunk or entity ids). GDS 2.13's `sourceNodes`
 // takes nodes only ([node, bias] pairs came in later GDS releases: "Failed to parse
-// `sourceNodes` as a List of node IDs"), so seeds of equal weight share one walk and the walks
-// are summed, each weighted by its share of the seed weight: PageRank is linear in its restart
-// vector, so this is the walk that restarts at the weighted seeds. Every node of the walk
-// graph has an edge (it is projected from relationships), so no mass leaks and a walk's
-// scores sum to its number of sources: dividing by that count needs no second pass over the
-// streamed rows (a collect of every node per walk cost more than the walks themselves).
-UNWIND $seeds AS seed
-OPTIONAL MATCH (e:Entity {id: seed.id})
-OPTIONAL MATCH (c:Chunk {id: seed.id})
-WITH coalesce(e, c) AS node, toFloat(seed.weight) AS weight
+// `sourceNodes` as a List of node IDs") and restarts uniformly at them, so $walks (rows.py
+// seed_walks) splits the weights into binary digits: each walk restarts at the seeds with its
+// digit set, and its scores count $walks[w].weight per source. PageRank is linear in its
+// restart vector, so the weighted sum of the walks is the walk that restarts at the weighted
+// seeds. Every node of the walk graph has an edge (it is projected from relationships), so no
+// mass leaks and a walk's scores sum to its number of sources: dividing by the seed total needs
+// no second pass over the streamed rows (a collect of every node per walk cost more than the
+// walks themselves).
+UNWIND range(0, size($walks) - 1) AS w
+UNWIND $walks[w].ids AS id
+OPTIONAL MATCH (e:Entity {id: id})
+OPTIONAL MATCH (c:Chunk {id: id})
+WITH w, toFloat($walks[w].weight) AS weight, coalesce(e, c) AS node
 WHERE node IS NOT NULL AND weight > 0
-WITH weight, collect(DISTINCT node) AS sources
+WITH w, weight, collect(DISTINCT node) AS sources
 WITH collect({weight: weight, sources: sources}) AS groups
 WITH groups, reduce(s = 0.0, g IN groups | s + g.weight * size(g.sources)) AS seed_total
 WHERE seed_total > 0

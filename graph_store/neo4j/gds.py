@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from core.errors import StoreError
-from graph_store.neo4j.rows import RankedNode, seed_rows
+from graph_store.neo4j.rows import RankedNode, seed_walks
 
 log = logging.getLogger(__name__)
 
@@ -146,8 +146,8 @@ class Neo4jGds:
         """The ``k`` chunks and entities a walk restarting at ``seeds`` (chunk or entity ids,
         weighted) visits most, best first; scores scaled to sum to 1 over all nodes."""
         self._require()
-        rows = seed_rows(seeds)
-        if not rows or k <= 0:
+        walks = seed_walks(seeds)
+        if not walks or k <= 0:
             return []
         name = self._walk_graph()
         if name is None:
@@ -155,7 +155,7 @@ class Neo4jGds:
         result = self._run(
             "gds_ppr_stream",
             graph_name=name,
-            seeds=rows,
+            walks=walks,
             k=int(k),
             damping=float(damping),
             max_iterations=int(max_iterations),

@@ -2,10 +2,11 @@
 
 Candidates come from the native vector index (``db.index.vector.queryNodes``) and the full-text
 index; entity linking reads alias keys and the entity vector index; personalized PageRank is
-``gds.pageRank.stream`` with weighted ``sourceNodes`` on a catalog graph named by graph version
-(dropped when stale, see gds.py); authority is GDS PageRank *written* to the graph after each
-ingest; relation paths are one Cypher hop at a time from the frontier. The process keeps no
-copy of the graph: memory stays flat as the graph grows.
+``gds.pageRank.stream`` from weighted seeds (one walk per binary digit of the weights) on a
+catalog graph named by graph version (dropped when stale, see gds.py); authority is GDS
+PageRank *written* to the graph after each ingest; relation paths are one Cypher hop at a time
+from the frontier. The process keeps no copy of the graph: memory stays flat as the graph
+grows.
 
 Needs the GDS plugin; without it the composition root uses the in-memory read model and says
 so in the log.
@@ -14,7 +15,6 @@ so in the log.
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -31,28 +31,6 @@ from graph_store.read_model import (
 
 # Longest alias, in words, looked up as one n-gram of the question.
 MAX_ALIAS_WORDS = 10
-# GDS 2.13 restarts a walk at unweighted ``sourceNodes``, so weighted seeds cost one walk per
-# distinct weight (gds_ppr_stream.cypher sums them). Weights are rounded onto a log scale of
-# this ratio (each seed within about 12 % of its weight): a question's 40 chunk seeds, whose
-# RRF weights span about 2.5x, and its dozen entities then cost a handful of walks.
-SEED_STEP = 1.25
-
-
-def quantize_seeds(seeds: Mapping[str, float], step: float = SEED_STEP) -> dict[str, float]:
-    """Seeds with their weights rounded onto levels ``step`` apart (log scale), each level's
-    weight the mean of its members' so that every level keeps its total."""
-    positive = {s: float(w) for s, w in seeds.items() if w > 0}
-    if not positive:
-        return {}
-    top = max(positive.values())
-    buckets: dict[int, list[str]] = {}
-    for s, w in positive.items():
-        buckets.setdefault(int(math.log(top / w) / math.log(step)), []).append(s)
-    out: dict[str, float] = {}
-    for members in buckets.values():
-        mean = sum(positive[s] for s in members) / len(members)
-        out.update(dict.fromkeys(members, mean))
-    return out
 
 
 @functools.cache
@@ -161,8 +139,7 @@ class Neo4jReadModel:
     def personalized_pagerank(
         self, seeds: Mapping[str, float], k: int, damping: float = 0.85
     ) -> dict[str, float]:
-        grouped = quantize_seeds(seeds)
-        ranked = self._store.gds.personalized_pagerank(grouped, k, damping=damping)
+        ranked = self._store.gds.personalized_pagerank(seeds, k, damping=damping)
         return {node.id: node.score for node in ranked}
 
     def refresh_authority(self) -> bool:
