@@ -41,7 +41,7 @@ from agents.models import (
     SubTask,
     ToolRecord,
 )
-from agents.question import part_queries
+from agents.question import names_through_another, part_queries
 from agents.synthesis import LLMSynthesis
 from agents.tools import ToolBox
 from agents.verifier import cited_ids, verify
@@ -346,6 +346,10 @@ def _cap_by_parts(
         loose = [p for p in parts if not _checked(p, question)]
         if level == "HIGH" and loose:
             return "MEDIUM", f"{reason}; the asked-for fact could not be checked closely"
+        # The answering sentence may be about the wrong bridge ("the state where ..."): its
+        # link to the thing the question describes is not checked offline.
+        if level == "HIGH" and names_through_another(question):
+            return "MEDIUM", f"{reason}; the question's subject is reached through another"
         return level, reason
     said = "; ".join(
         "no yes/no verdict is given offline"

@@ -157,6 +157,22 @@ def _asked_nouns(lowered: str) -> list[str]:
     return out
 
 
+# A thing the question names only through another: "the state where the Kraus House is",
+# "the singer born who ...", "the same county as McRae". Answering it is a chain (find the
+# bridge, then ask about it), which offline answers do not check link by link.
+_THROUGH_ANOTHER = re.compile(
+    r"\b(?:the|a|an)\s+(?:[\w'-]+\s+){0,3}?(?:where|who|whom|whose|which|that)\s+\w"
+    r"|\bthe\s+same\s+\w+\s+as\b",
+    re.IGNORECASE,
+)
+
+
+def names_through_another(question: str) -> bool:
+    """Whether the question describes what it asks about by a relative clause or "the same
+    X as Y", rather than naming it."""
+    return bool(_THROUGH_ANOTHER.search(question))
+
+
 def part_queries(question: str) -> list[str]:
     """Each part as a retrieval query that stands alone: a later part saying "it" gets the
     names of the parts before it ("... and how many therapists will it recruit")."""

@@ -164,6 +164,13 @@ def test_high_needs_a_candidate_of_the_asked_type_in_a_well_matched_sentence() -
     choice = "Which singer is American, Mark King or Nick Hexum?"
     assert _cap_by_parts("HIGH", "r", [_part("PERSON", "Nick Hexum")], choice)[0] == "HIGH"
     assert _cap_by_parts("HIGH", "r", [_part("PERSON", "Bo Kim")], choice)[0] == "MEDIUM"
+    # A subject described through another thing is a chain that offline answers do not check.
+    through = "Where does the Merrimack River start in the state where the Kraus House is?"
+    assert _cap_by_parts("HIGH", "r", [_part("PLACE", "Salem")], through)[0] == "MEDIUM"
+    same = "In which country is Midway, in the same county as McRae?"
+    assert _cap_by_parts("HIGH", "r", [_part("PLACE", "Arkansas")], same)[0] == "MEDIUM"
+    named = "Who wrote a song after attending a luau in the Koolauloa District?"
+    assert _cap_by_parts("HIGH", "r", [_part("PERSON", "Jack Owens")], named)[0] == "HIGH"
     # A "what is ..." answer has no type to check.
     assert _cap_by_parts("HIGH", "r", [_part("THING", "Blue Bay")])[0] == "MEDIUM"
     missing = PartAnswer("how many", "NUMBER", False, None, None)

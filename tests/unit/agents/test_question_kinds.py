@@ -69,3 +69,14 @@ def test_enumerated_items_share_a_head() -> None:
     assert item_head("First, the roads are mended.") == "ordinal"
     assert item_head("2. Train more staff.") == "mark"
     assert item_head("The goal is cleaner air.") is None
+
+
+def test_a_subject_named_through_another_thing_is_told_apart() -> None:
+    from agents.question import names_through_another
+
+    assert names_through_another("When did the city where the next Olympics are held fall?")
+    assert names_through_another("What label signed the band that recorded Mercy?")
+    assert names_through_another("Who founded the same company as Jan Koum?")
+    assert not names_through_another("Which city is the capital of Wales?")
+    assert not names_through_another("Who wrote a song after attending a luau in Laie?")
+    assert not names_through_another("Where was Duffy born?")
