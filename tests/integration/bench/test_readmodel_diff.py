@@ -4,6 +4,7 @@ as the embedded store does, and every swapped call is run and accounted for."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,10 +14,12 @@ from bench.metrics import recall_at_k
 from bench.readmodel_diff import CALLS, MixedReadModel, diff
 from bench.store import bench_store
 from graph_store.config import Neo4jSettings
+from graph_store.neo4j.store import Neo4jGraphStore
 from kg.settings import Settings
 from retrieval.embedder import SentenceTransformerEmbedder
-from tests.integration.bench.test_neo4j_store import (  # noqa: F401  (fixture)
+from tests.integration.bench.test_neo4j_store import (  # noqa: F401  (fixtures)
     _throwaway_database,
+    adapter,
 )
 from tests.neo4j_local import DATABASE, PASSWORD, URI, USER
 
@@ -59,6 +62,15 @@ def test_mixed_model_answers_only_the_swapped_calls_from_the_other() -> None:
     assert mixed.lexical_chunks("q", 3) == "memory:q:3"
 
 
+@pytest.fixture()
+def emptied_after(adapter: Neo4jGraphStore) -> Iterator[None]:  # noqa: F811
+    """The bench store is the whole database: empty it for the Neo4j tests that follow."""
+    yield
+
+    adapter.reset()
+
+
+@pytest.mark.usefixtures("emptied_after")
 def test_diff_on_neo4j_matches_the_embedded_ranking_and_runs_every_swap(
     tmp_path: Path, embedder: SentenceTransformerEmbedder
 ) -> None:
