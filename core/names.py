@@ -20,6 +20,20 @@ def normalize_name(name: str) -> str:
     return _LEADING.sub("", text)
 
 
+# A bare name matches several qualified titles ("Lilu (mythology)", "Lilu (band)"), so such a
+# match is less certain than the full name.
+QUALIFIED_CONFIDENCE = 0.8
+
+
+def unqualified_name(name: str) -> str:
+    """The name without a trailing parenthesised qualifier: titles tell namesakes apart by
+    one ("Brother (Pearl Jam song)"), questions say "Brother"."""
+    text = name.strip()
+    if text.endswith(")") and " (" in text:
+        return text[: text.rindex(" (")].strip()
+    return text
+
+
 def entity_id(key: str) -> str:
     return "ent-" + hashlib.sha1(key.encode("utf-8")).hexdigest()[:16]
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from core.names import QUALIFIED_CONFIDENCE, unqualified_name
 from graph_store import ChunkHit, GraphStore, ProjectionData
 from retrieval.lexical import Bm25Index
 from retrieval.projection import Projection
@@ -148,9 +149,9 @@ class GraphIndex:
                 ]
                 # "Name (qualifier)" is how titles tell namesakes apart; questions say "Name".
                 names += [
-                    (base, ei, conf * _QUALIFIED_CONFIDENCE)
+                    (base, ei, conf * QUALIFIED_CONFIDENCE)
                     for name, ei, conf in names
-                    if (base := _unqualified(name)) and base != name
+                    if (base := unqualified_name(name)) and base != name
                 ]
                 for name, ei, conf in names:
                     key = name.strip().lower()
@@ -193,19 +194,6 @@ class GraphIndex:
             return np.zeros(0)
         q = query / (np.linalg.norm(query) or 1.0)
         return np.asarray(self.chunk_matrix @ q.astype(np.float32), dtype=np.float64)
-
-
-# A bare name matches several qualified titles ("Lilu (mythology)", "Lilu (band)"), so such a
-# match is less certain than the full name.
-_QUALIFIED_CONFIDENCE = 0.8
-
-
-def _unqualified(name: str) -> str:
-    """The name without a trailing parenthesised qualifier."""
-    text = name.strip()
-    if text.endswith(")") and " (" in text:
-        return text[: text.rindex(" (")].strip()
-    return text
 
 
 def _key(name: str) -> str:

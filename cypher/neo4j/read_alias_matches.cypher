@@ -1,5 +1,16 @@
 // Entities named by normalised n-grams of a question, with how many chunks mention each and
-// the alias's own surface name (the caller keeps matches whose words are the alias's).
+// the alias's own surface name (the caller keeps matches whose words are the alias's, or its
+// unqualified part's). An n-gram finds the alias with its key, and the qualified ones whose
+// key starts with it: titles tell namesakes apart ("Brother (Pearl Jam song)"), questions say
+// "Brother". Both are seeks on the unique constraint's index on Alias.normalized.
 UNWIND $keys AS key
-MATCH (a:Alias {normalized: key})-[r:ALIAS_OF]->(e:Entity)
+CALL (key) {
+  MATCH (a:Alias {normalized: key})
+  RETURN a
+  UNION
+  MATCH (a:Alias)
+  WHERE a.normalized STARTS WITH key + ' ' AND a.name ENDS WITH ')'
+  RETURN a
+}
+MATCH (a)-[r:ALIAS_OF]->(e:Entity)
 RETURN key, e.id, e.name, coalesce(r.confidence, 1.0), COUNT { (e)<-[:MENTIONS]-(:Chunk) }, a.name

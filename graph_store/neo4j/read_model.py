@@ -18,7 +18,7 @@ import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from core.names import normalize_name
+from core.names import QUALIFIED_CONFIDENCE, normalize_name, unqualified_name
 from graph_store.neo4j.rows import cosine_from_score, escape_lucene, seed_rows
 from graph_store.neo4j.store import Neo4jGraphStore
 from graph_store.read_model import (
@@ -29,8 +29,9 @@ from graph_store.read_model import (
     ScoredChunk,
 )
 
-# Longest alias, in words, looked up as one n-gram of the question.
-MAX_ALIAS_WORDS = 10
+# Longest alias, in tokens (punctuation counts), looked up as one n-gram of the question: long
+# titles exist ("Alexander and the Terrible, Horrible, No Good, Very Bad Day" is 13).
+MAX_ALIAS_WORDS = 20
 
 
 @functools.cache
@@ -87,14 +88,19 @@ class Neo4jReadModel:
         if not spans:
             return []
         rows = self._store.read("read_alias_matches", keys=sorted(spans))
-        hits: list[tuple[tuple[int, int, str], list[Any]]] = []
+        # (span, row, how sure): the alias or name itself, or its unqualified part.
+        hits: list[tuple[tuple[int, int, str], list[Any], float]] = []
         for row in rows:
             key, name, alias = str(row[0]), str(row[2] or ""), str(row[5] or "")
+            full = (_words(alias), _words(name))
+            bare = (_words(unqualified_name(alias)), _words(unqualified_name(name)))
             for span in spans[key]:
                 words = _words(span[2])
-                if words in (_words(alias), _words(name)):
-                    hits.append((span, row))
-        order = sorted({span for span, _ in hits}, key=lambda s: (-(s[1] - s[0]), s[0]))
+                if words in full:
+                    hits.append((span, row, 1.0))
+                elif words in bare:
+                    hits.append((span, row, QUALIFIED_CONFIDENCE))
+        order = sorted({span for span, _, _ in hits}, key=lambda s: (-(s[1] - s[0]), s[0]))
         taken: set[int] = set()
         kept: set[tuple[int, int, str]] = set()
         for span in order:
@@ -102,14 +108,14 @@ class Neo4jReadModel:
                 kept.add(span)
                 taken.update(range(span[0], span[1]))
         out: dict[tuple[int, str], AliasMatch] = {}
-        for (start, end, text), row in hits:
+        for (start, end, text), row, sure in hits:
             entity_id, name, conf, degree = str(row[1]), str(row[2] or ""), row[3], row[4]
             if (start, end, text) not in kept:
                 continue
             # A one-word lower-case match is a common word ("green"), not a name.
             if end - start == 1 and not (text[:1].isupper() or name == text):
                 continue
-            match = AliasMatch(text, start, end, entity_id, name, float(conf), int(degree))
+            match = AliasMatch(text, start, end, entity_id, name, float(conf) * sure, int(degree))
             old = out.get((start, entity_id))
             if old is None or match.confidence > old.confidence:
                 out[(start, entity_id)] = match

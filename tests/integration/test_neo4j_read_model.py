@@ -95,6 +95,25 @@ def test_relation_paths_match_in_memory(models: tuple[Neo4jReadModel, InMemoryRe
     assert native.relation_paths({"a": 1.0}, 1).keys() == {"a", "b"}
 
 
+def test_a_bare_name_links_to_its_qualified_title_as_in_memory(
+    store: Neo4jGraphStore,  # noqa: F811
+) -> None:
+    # Titles tell namesakes apart ("Brother (Pearl Jam Song)"); questions say "Brother".
+    store.upsert_documents(
+        [graph("dq", ["Brother is a song by Pearl Jam."], ["brother (pearl jam song)"], [])]
+    )
+    question = "Who sang Brother in 1991?"
+    found = {
+        (m.span, m.start, m.end, m.entity_id, round(m.confidence, 6))
+        for m in Neo4jReadModel(store).alias_matches(question)
+    }
+    want = {
+        (m.span, m.start, m.end, m.entity_id, round(m.confidence, 6))
+        for m in InMemoryReadModel(store).alias_matches(question)
+    }
+    assert found == want == {("Brother", 2, 3, "brother (pearl jam song)", 0.8)}
+
+
 def test_linking_inputs_and_chunk_reads(models: tuple[Neo4jReadModel, InMemoryReadModel]) -> None:
     native, memory = models
     matches = native.alias_matches("What does A do with the T-DB report?")
