@@ -1,11 +1,12 @@
 """Where a graph-preset question spends its time: every read-model call timed, per question.
 
-    python -m bench.readmodel_profile --corpus C --questions Q [--store neo4j] [--count 20]
+    python -m bench.readmodel_profile --corpus C [--questions Q] [--store neo4j] [--count 20]
 
 Opens (or builds) the bench store of ``--store``, wraps its read model in ``TimedReadModel``
 and runs the ``graph`` preset on the first ``--count`` questions after ``--warmup`` untimed
-ones. Prints one JSON object: per read-model method its calls and milliseconds per question,
-and the whole search's milliseconds per question (the rest is the embedding and Python).
+ones (without ``--questions``, passage-derived ones, as ``kg bench latency`` asks). Prints
+one JSON object: per read-model method its calls and milliseconds per question, and the whole
+search's milliseconds per question (the rest is the embedding and Python).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from bench.datasets import read_question_texts
+from bench.datasets import derived_questions, read_corpus, read_question_texts
 from bench.metrics import mean, percentile_ms
 from bench.store import bench_store
 from graph_store.read_model import GraphReadModel
@@ -90,14 +91,18 @@ def profile(
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--corpus", type=Path, required=True)
-    parser.add_argument("--questions", type=Path, required=True)
+    parser.add_argument("--questions", type=Path, default=None)
     parser.add_argument("--store", choices=["embedded", "neo4j"], default="embedded")
     parser.add_argument("--work-dir", type=Path, default=None)
     parser.add_argument("--count", type=int, default=20)
     parser.add_argument("--warmup", type=int, default=3)
     args = parser.parse_args()
     settings = Settings()
-    texts = read_question_texts(args.questions)[: args.warmup + args.count]
+    wanted = args.warmup + args.count
+    if args.questions is not None:
+        texts = read_question_texts(args.questions)[:wanted]
+    else:
+        texts = derived_questions(read_corpus(args.corpus), wanted)
     with bench_store(args.corpus, settings, args.work_dir, store=args.store) as bs:
         c = bs.container
 

@@ -27,9 +27,11 @@ def _load(path: Path) -> dict[str, Any]:
 
 
 def _ingest(result: dict[str, Any]) -> dict[str, Any] | None:
+    """The ingest of a run that built its store; a reused store's marker holds an older
+    build's time, under other conditions (possibly a resumed one), which is not this run's."""
     corpus = result["corpus"]
     seconds = float(corpus.get("ingest_s") or 0.0)
-    if not seconds:
+    if not seconds or corpus.get("store_reused"):
         return None
     return {
         "passages": corpus["passages"],
