@@ -21,27 +21,25 @@ when synthesis fell back, ``mode`` is "llm-failed" and confidence is at most MED
 
 from __future__ import annotations
 
-import re
 from typing import Any, Literal
 
-from agents.answer_types import TYPED_KINDS, spacy_ner
+from agents.answer_types import spacy_ner
 from agents.audit import AuditLog, new_run_id
 from agents.calls import BudgetExceeded, LLMCaller
+from agents.confidence import cap_by_parts, evidence_confidence
 from agents.config import AgentSettings
-from agents.extractive import NO_LLM_NOTE, ExtractiveOptions, PartAnswer, extractive_answer
+from agents.extractive import NO_LLM_NOTE, ExtractiveOptions, extractive_answer
 from agents.fewshot import examples_for, render
 from agents.loop import AgentContainer, Gathered, OnEvent, gather
 from agents.models import (
-    LEVELS,
     AgenticResult,
     Citation,
     EvidenceBundle,
     Finding,
-    Level,
     SubTask,
     ToolRecord,
 )
-from agents.question import names_through_another, part_queries
+from agents.question import part_queries
 from agents.synthesis import LLMSynthesis
 from agents.tools import ToolBox
 from agents.verifier import cited_ids, verify
@@ -50,11 +48,6 @@ from graph_store.types import ChunkHit
 from llm import LlmClient
 
 __all__ = ["AgentContainer", "OnEvent", "answer"]
-
-# Share of the question's relation words the answering sentence must use for HIGH. Set on
-# questions 1-50 of the shared sets: at 0.5, answering sentences using exactly half of the
-# words were right 2 times in 4.
-HIGH_SUPPORT = 0.6
 
 
 def answer(
@@ -329,80 +322,4 @@ def _offline_answer(
         result.note = NO_LLM_NOTE
         result.warnings.insert(0, NO_LLM_NOTE)
     level, reason = evidence_confidence(g, evidence, result.findings, cfg)
-    result.confidence, result.reason = _cap_by_parts(level, reason, ex.parts, question)
-
-
-def _cap_by_parts(
-    level: Level, reason: str, parts: list[PartAnswer], question: str = ""
-) -> tuple[Level, str]:
-    """Confidence may not be HIGH when what the question asks for was not found: MEDIUM at
-    most when a part lacks its fact, LOW when every part does."""
-    missing = [p for p in parts if not p.found]
-    if not missing:
-        # HIGH needs the asked-for fact itself: a list's items, or a candidate of the asked
-        # type (a person, a place, a date, a number, by NER) in the answering sentence, which
-        # uses most of the words of the asked relation. A "what is ..." answer of no checkable
-        # type, a sentence without such a candidate, or a loosely matching one stays MEDIUM.
-        loose = [p for p in parts if not _checked(p, question)]
-        if level == "HIGH" and loose:
-            return "MEDIUM", f"{reason}; the asked-for fact could not be checked closely"
-        # The answering sentence may be about the wrong bridge ("the state where ..."): its
-        # link to the thing the question describes is not checked offline.
-        if level == "HIGH" and names_through_another(question):
-            return "MEDIUM", f"{reason}; the question's subject is reached through another"
-        return level, reason
-    said = "; ".join(
-        "no yes/no verdict is given offline"
-        if p.kind == "YESNO"
-        else f'no {p.kind.lower()} found for "{p.text}"'
-        for p in missing
-    )
-    cap: Level = "LOW" if len(missing) == len(parts) else "MEDIUM"
-    return LEVELS[min(LEVELS.index(level), LEVELS.index(cap))], f"{reason}; {said}"
-
-
-def _checked(part: PartAnswer, question: str) -> bool:
-    if part.kind == "LIST":
-        return part.support >= HIGH_SUPPORT
-    if part.kind not in TYPED_KINDS or part.phrase is None:
-        return False
-    # Strong support: the best-ranked sentence of all holds the candidate and uses most of
-    # the asked relation's words (for "which ..., A or B?" the candidate is one of the two)...
-    options = _options(question)
-    if options and not any(o in part.phrase.lower() for o in options):
-        return False
-    # ... and the evidence holds every name the question uses: without them it is about
-    # something else ("the chief executive of NMHT" for "... of the Northdale Zoo").
-    return part.top and part.support >= HIGH_SUPPORT and part.named >= 1.0
-
-
-def _options(question: str) -> list[str]:
-    """The named options of a choice question ("..., Mark King or Nick Hexum?"), lower case."""
-    m = re.search(r",\s*(?:the\s+)?([A-Z][^,?]*?)\s+or\s+(?:the\s+)?([A-Z][^,?]*)\??\s*$", question)
-    return [m.group(1).lower(), m.group(2).strip().lower()] if m else []
-
-
-def evidence_confidence(
-    g: Gathered, evidence: EvidenceBundle, findings: list[Finding], cfg: AgentSettings
-) -> tuple[Level, str]:
-    """Confidence from the evidence alone: how much of what is cited is about the question's
-    subject or authoritative context, how many sources, and whether the critique found gaps."""
-    known = evidence.by_id()
-    cited = [known[c] for f in findings for c in f.citations if c in known]
-    if not cited:
-        return "LOW", "no evidence was found for the question"
-    strong = sum(i.tag != "GENERAL" for i in cited) / len(cited)
-    docs = len({i.doc_id for i in cited})
-    covered = bool(g.critiques) and g.critiques[-1].covered
-    score = int(strong >= cfg.high_confidence_share) + int(covered and docs >= cfg.min_documents)
-    level = LEVELS[score]
-    reason = (
-        f"{strong:.0%} of cited evidence is about the question's entities or reached through "
-        f"the graph; {docs} source document(s); "
-        + (
-            "every entity and sub-task has evidence"
-            if covered
-            else "some entities or sub-tasks lack evidence"
-        )
-    )
-    return level, reason
+    result.confidence, result.reason = cap_by_parts(level, reason, ex.parts, question)

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 import pytest
 
 from agents.answer_types import Ner, candidates, short_answer, spacy_ner
+from agents.confidence import cap_by_parts
 from agents.extractive import PartAnswer, extractive_answer
-from agents.orchestrator import _cap_by_parts
 from agents.question import analyse
 from retrieval.embedder import SentenceTransformerEmbedder
 
@@ -119,7 +119,7 @@ def test_a_yes_no_comparison_gets_a_verdict_from_each_subject(
     assert ex.answer.startswith(f"{verdict} [lee] [kim]\n\n")
     assert {cid for _, cid in ex.sentences} == {"lee", "kim"}
     # A verdict read from word overlap is never HIGH.
-    level, _ = _cap_by_parts("HIGH", "strong evidence", ex.parts)
+    level, _ = cap_by_parts("HIGH", "strong evidence", ex.parts)
     assert level == "MEDIUM"
 
 
@@ -151,28 +151,28 @@ def _part(
 
 
 def test_high_needs_a_candidate_of_the_asked_type_in_a_well_matched_sentence() -> None:
-    assert _cap_by_parts("HIGH", "r", [_part("PERSON", "Ann Lee")])[0] == "HIGH"
+    assert cap_by_parts("HIGH", "r", [_part("PERSON", "Ann Lee")])[0] == "HIGH"
     # The asked-for person was not found in the answering sentence: at most MEDIUM.
-    assert _cap_by_parts("HIGH", "r", [_part("PERSON", None)])[0] == "MEDIUM"
+    assert cap_by_parts("HIGH", "r", [_part("PERSON", None)])[0] == "MEDIUM"
     # A sentence using under half of the question's relation words.
-    assert _cap_by_parts("HIGH", "r", [_part("PERSON", "Ann Lee", 0.3)])[0] == "MEDIUM"
+    assert cap_by_parts("HIGH", "r", [_part("PERSON", "Ann Lee", 0.3)])[0] == "MEDIUM"
     # The answering sentence is not the best-ranked one: something else matched better.
-    assert _cap_by_parts("HIGH", "r", [_part("PERSON", "Ann Lee", top=False)])[0] == "MEDIUM"
+    assert cap_by_parts("HIGH", "r", [_part("PERSON", "Ann Lee", top=False)])[0] == "MEDIUM"
     # A name of the question that no evidence holds: the evidence is about something else.
-    assert _cap_by_parts("HIGH", "r", [_part("PERSON", "Ann Lee", named=0.5)])[0] == "MEDIUM"
+    assert cap_by_parts("HIGH", "r", [_part("PERSON", "Ann Lee", named=0.5)])[0] == "MEDIUM"
     # "Which ..., A or B?" is answered by one of the two, not by a third name.
     choice = "Which singer is American, Mark King or Nick Hexum?"
-    assert _cap_by_parts("HIGH", "r", [_part("PERSON", "Nick Hexum")], choice)[0] == "HIGH"
-    assert _cap_by_parts("HIGH", "r", [_part("PERSON", "Bo Kim")], choice)[0] == "MEDIUM"
+    assert cap_by_parts("HIGH", "r", [_part("PERSON", "Nick Hexum")], choice)[0] == "HIGH"
+    assert cap_by_parts("HIGH", "r", [_part("PERSON", "Bo Kim")], choice)[0] == "MEDIUM"
     # A subject described through another thing is a chain that offline answers do not check.
     through = "Where does the Merrimack River start in the state where the Kraus House is?"
-    assert _cap_by_parts("HIGH", "r", [_part("PLACE", "Salem")], through)[0] == "MEDIUM"
+    assert cap_by_parts("HIGH", "r", [_part("PLACE", "Salem")], through)[0] == "MEDIUM"
     same = "In which country is Midway, in the same county as McRae?"
-    assert _cap_by_parts("HIGH", "r", [_part("PLACE", "Arkansas")], same)[0] == "MEDIUM"
+    assert cap_by_parts("HIGH", "r", [_part("PLACE", "Arkansas")], same)[0] == "MEDIUM"
     named = "Who wrote a song after attending a luau in the Koolauloa District?"
-    assert _cap_by_parts("HIGH", "r", [_part("PERSON", "Jack Owens")], named)[0] == "HIGH"
+    assert cap_by_parts("HIGH", "r", [_part("PERSON", "Jack Owens")], named)[0] == "HIGH"
     # A "what is ..." answer has no type to check.
-    assert _cap_by_parts("HIGH", "r", [_part("THING", "Blue Bay")])[0] == "MEDIUM"
+    assert cap_by_parts("HIGH", "r", [_part("THING", "Blue Bay")])[0] == "MEDIUM"
     missing = PartAnswer("how many", "NUMBER", False, None, None)
-    level, reason = _cap_by_parts("HIGH", "r", [missing])
+    level, reason = cap_by_parts("HIGH", "r", [missing])
     assert level == "LOW" and 'no number found for "how many"' in reason
