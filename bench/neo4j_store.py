@@ -26,7 +26,6 @@ from bench.store import (
     BenchStore,
     ProgressHook,
     default_work_dir,
-    doc_map,
     exclusive,
     identity,
     ingest_corpus,
@@ -71,17 +70,9 @@ def neo4j_bench_store(
             if marker is None:
                 marker = _ingest(container, store, corpus, sha, progress)
             n = local.neo4j
-            yield BenchStore(
-                container=container,
-                directory=cache,
-                corpus=corpus,
-                corpus_sha256=sha,
-                passages=passages,
-                reused=reused,
-                ingest_seconds=float(marker.get("ingest_seconds", 0.0)),
-                doc_to_passage=doc_map(container, str(marker["corpus_uri"])),
-                location=f"neo4j {n.uri} database {n.database}",
-                store_kind="neo4j",
+            where = f"neo4j {n.uri} database {n.database}"
+            yield BenchStore.opened(
+                container, cache, corpus, sha, passages, marker, reused, where, "neo4j"
             )
         finally:
             store.close()

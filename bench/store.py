@@ -49,6 +49,34 @@ class BenchStore:
     location: str = ""
     store_kind: str = "embedded"
 
+    @classmethod
+    def opened(
+        cls,
+        container: Container,
+        directory: Path,
+        corpus: Path,
+        sha: str,
+        passages: list[Passage],
+        marker: dict[str, Any],
+        reused: bool,
+        location: str,
+        store_kind: str = "embedded",
+    ) -> BenchStore:
+        """The bench store of an opened container whose build ``marker`` describes: the
+        ingest time and the passage of every document come from it."""
+        return cls(
+            container=container,
+            directory=directory,
+            corpus=corpus,
+            corpus_sha256=sha,
+            passages=passages,
+            reused=reused,
+            ingest_seconds=float(marker.get("ingest_seconds", 0.0)),
+            doc_to_passage=doc_map(container, str(marker["corpus_uri"])),
+            location=location,
+            store_kind=store_kind,
+        )
+
     def passages_of_docs(self, doc_ids: Sequence[str]) -> list[int]:
         """Passage indices in rank order, each once (first occurrence wins)."""
         found = (self.doc_to_passage.get(d) for d in doc_ids)
@@ -102,16 +130,8 @@ def bench_store(
             reused = marker is not None
             if marker is None:
                 marker = _ingest(container, corpus, sha, directory, progress)
-            yield BenchStore(
-                container=container,
-                directory=directory,
-                corpus=corpus,
-                corpus_sha256=sha,
-                passages=passages,
-                reused=reused,
-                ingest_seconds=float(marker.get("ingest_seconds", 0.0)),
-                doc_to_passage=doc_map(container, str(marker["corpus_uri"])),
-                location=str(directory),
+            yield BenchStore.opened(
+                container, directory, corpus, sha, passages, marker, reused, str(directory)
             )
         finally:
             container.store.close()
