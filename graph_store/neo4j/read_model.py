@@ -100,13 +100,11 @@ class Neo4jReadModel:
                     hits.append((span, row, 1.0))
                 elif words in bare:
                     hits.append((span, row, QUALIFIED_CONFIDENCE))
-        order = sorted({span for span, _, _ in hits}, key=lambda s: (-(s[1] - s[0]), s[0]))
-        taken: set[int] = set()
-        kept: set[tuple[int, int, str]] = set()
-        for span in order:
-            if not taken & set(range(span[0], span[1])):
-                kept.add(span)
-                taken.update(range(span[0], span[1]))
+        from spacy.util import filter_spans  # spaCy loads on first linking, not on import
+
+        # The longest spans win, as in the in-memory matcher.
+        longest = filter_spans([doc[s:e] for s, e in {(s, e) for (s, e, _), _, _ in hits}])
+        kept = {(span.start, span.end, span.text) for span in longest}
         out: dict[tuple[int, str], AliasMatch] = {}
         for (start, end, text), row, sure in hits:
             entity_id, name, conf, degree = str(row[1]), str(row[2] or ""), row[3], row[4]
