@@ -98,7 +98,7 @@ def build_rankers(
         elif name == AGENT:
             rankers[name] = _agent_rank(bs, _agent_ranking())
         else:
-            rankers[name] = _searcher_rank(bs, searcher, store_preset(name) or name)
+            rankers[name] = searcher_rank(bs, searcher, store_preset(name) or name)
     return rankers
 
 
@@ -109,7 +109,7 @@ def _baseline_rank(ranker: Bm25Ranker | DenseRanker) -> Rank:
     return rank
 
 
-def _searcher_rank(bs: BenchStore, searcher: Searcher, preset: str) -> Rank:
+def searcher_rank(bs: BenchStore, searcher: Searcher, preset: str) -> Rank:
     def rank(question: str) -> tuple[list[int], int | None]:
         results = searcher.search(question, CHUNK_K, preset)
         return bs.passages_of_docs([r.doc_id for r in results])[:DEPTH], None

@@ -21,6 +21,7 @@ from typing import Any
 
 from bench.datasets import Question, read_corpus, read_questions
 from bench.metrics import recall_at_k
+from bench.multihop import KS, searcher_rank
 from bench.store import BenchStore, bench_store
 from graph_store.read_model import GraphReadModel
 from kg.settings import Settings
@@ -45,7 +46,6 @@ CALLS = (
     "entity_vectors",
 )
 TOP = 5
-CHUNK_K = 20
 
 
 class MixedReadModel:
@@ -59,13 +59,13 @@ class MixedReadModel:
 
 
 def _ranking(bs: BenchStore, searcher: Searcher, question: str) -> list[int]:
-    results = searcher.search(question, CHUNK_K, "graph")
-    return bs.passages_of_docs([r.doc_id for r in results])
+    """The passages the graph preset ranks, as ``kg bench multihop`` scores them."""
+    return searcher_rank(bs, searcher, "graph")(question)[0]
 
 
 def _sums(rankings: Sequence[list[int]], questions: Sequence[Question]) -> dict[str, float]:
     pairs = list(zip(rankings, questions, strict=True))
-    return {f"R@{k}": round(sum(recall_at_k(r, q.gold, k) for r, q in pairs), 3) for k in (2, 5)}
+    return {f"R@{k}": round(sum(recall_at_k(r, q.gold, k) for r, q in pairs), 3) for k in KS}
 
 
 def diff(
