@@ -24,7 +24,13 @@ _MONTHS = {
     "january", "february", "march", "april", "may", "june", "july", "august", "september",
     "october", "november", "december",
 }  # fmt: skip
-_NUMBER = re.compile(r"(?<![\w-])\d[\d,]*(?:\.\d+)?(?:\s*(?:%|per\s*cent|percent))?")
+# A quantity: not an ordinal ("27th", "the 15th pick" count nothing), see ``numbers_in``.
+_NUMBER = re.compile(
+    r"(?<![\w-])\d[\d,]*+(?:\.\d+)?(?!st\b|nd\b|rd\b|th\b)(?:\s*(?:%|per\s*cent|percent))?"
+)
+# A day of a month ("25 April 1845", "May 19, 1980"): a date, however many numbers it holds.
+_MONTH = "january|february|march|april|may|june|july|august|september|october|november|december"
+_DAY = re.compile(rf"\b\d{{1,2}}\s+(?:{_MONTH})\b|\b(?:{_MONTH})\s+\d{{1,2}}\b", re.I)
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})s?\b")
 _CENTURY = re.compile(
     r"\b(\d{1,2}(st|nd|rd|th)|[a-z]+(teenth|tieth|first|second|third))\s+century\b", re.I
@@ -43,8 +49,16 @@ def _question_tokens(question: str) -> set[str]:
 
 
 def numbers_in(sentence: str) -> list[str]:
-    found = [m.group(0) for m in _NUMBER.finditer(sentence)]
-    found += [w for w in words(sentence) if w.lower() in _NUMBER_WORDS]
+    """Quantities the sentence states: numerals that are not years or days of a month, and
+    number words, also as the head of a compound ("a two-time Pro Bowl selection")."""
+    days = [m.span() for m in _DAY.finditer(sentence)]
+    found = [
+        m.group(0)
+        for m in _NUMBER.finditer(sentence)
+        if not _YEAR.fullmatch(m.group(0).strip().rstrip(","))
+        and not any(a <= m.start() < b for a, b in days)
+    ]
+    found += [w for w in words(sentence) if w.lower().split("-")[0] in _NUMBER_WORDS]
     return found
 
 
@@ -139,10 +153,17 @@ def same_time(part: QuestionPart, sentence: str) -> bool:
     return bool(_FUTURE.search(part.text)) and bool(_FUTURE.search(sentence))
 
 
+def sentence_stems(sentence: str) -> set[str]:
+    """The sentence's word stems, a hyphenated word also by its parts: "a two-time Pro Bowl
+    selection" uses "time"."""
+    found = words(sentence)
+    return {stem(x) for x in found} | {stem(p) for x in found if "-" in x for p in x.split("-")}
+
+
 def coverage(part: QuestionPart, sentence: str, title: str) -> tuple[float, float]:
     """(share of the part's relation words in the sentence, share of its name words in the
     sentence or its document's title)."""
-    own = {stem(w) for w in words(sentence)}
+    own = sentence_stems(sentence)
     rel = part.relation_words
     rel_share = sum(w in own for w in rel) / len(rel) if rel else 0.0
     named = own | {stem(w) for w in words(title)}

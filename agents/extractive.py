@@ -91,6 +91,7 @@ class ExtractiveOptions:
     # Score added for the share of the part's relation words a sentence uses, and for stating
     # a fact of the asked kind; in units of cosine similarity (MiniLM).
     relation_weight: float = 0.4
+    focus_weight: float = 0.2
     fact_weight: float = 0.25
     name_weight: float = 0.1
     # For a candidate of the asked type by NER (a person for "who", a place for "where").
@@ -142,6 +143,7 @@ def extractive_answer(
         opts.fact_weight,
         opts.type_weight,
         opts.tense_weight,
+        opts.focus_weight,
     )
     ranked = scores(question, parts, cands, embedder, weights)
     overall = ranked.max(axis=0)

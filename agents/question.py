@@ -69,6 +69,10 @@ class QuestionPart:
     relation_words: tuple[str, ...]
     # Words of the names the part mentions (capitalised spans); stems, lower case.
     name_words: tuple[str, ...]
+    # The relation words of the clause that holds the interrogative ("... a series that
+    # originally broadcast on what station" -> originally, broadcast, station): what is asked,
+    # as against the words that only describe the way to its subject. Empty: all of them.
+    focus_words: tuple[str, ...] = ()
 
 
 def stem(word: str) -> str:
@@ -110,7 +114,35 @@ def asked_phrase(part: str) -> str:
     return text[found[-1].start() :] if found else text
 
 
+def interrogative_sentence(part: str) -> str:
+    """The sentence that asks: "Homer's Odyssey is the third episode ... . What recurring
+    character makes his first appearance?" asks in its last sentence, the first only sets
+    the scene."""
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z\"'“])", part.strip()) if s]
+    return sentences[-1] if sentences else part
+
+
+# Where a clause that describes another thing begins: a relative word, a comma, "and".
+_CLAUSE_BOUNDARY = re.compile(r"\b(?:who|whom|whose|which|that|where|when)\b|,|\band\b", re.I)
+
+
+def asked_clause(part: str) -> str:
+    """For a statement that ends in its interrogative, the clause holding it: from the last
+    clause boundary before it ("Drew Fuller starred in a series that originally broadcast on
+    what station" -> "originally broadcast on what station"). A question that starts with
+    its interrogative is returned whole: its relation often follows a relative clause ("In
+    what year was the man who founded X born?"), which grammar this shallow cannot bound."""
+    text = interrogative_sentence(part).strip()
+    asked = asked_phrase(text)
+    if asked == text:
+        return text
+    head = text[: len(text) - len(asked)]
+    cuts = list(_CLAUSE_BOUNDARY.finditer(head))
+    return text[cuts[-1].end() :] if cuts else text
+
+
 def kind_of(part: str) -> Kind:
+    part = interrogative_sentence(part)
     whole = part.strip().lower()
     lowered = asked_phrase(part).lower()
     if _HOW_QUANTITY.match(lowered):
@@ -203,12 +235,15 @@ def analyse(question: str) -> list[QuestionPart]:
                 names.append(stem(w))
             else:
                 relation.append(stem(w))
+        clause = {stem(w) for w in words(asked_clause(part))}
+        focus = [r for r in relation if r in clause]
         out.append(
             QuestionPart(
                 text=part,
                 kind=kind_of(part),
                 relation_words=tuple(dict.fromkeys(relation)),
                 name_words=tuple(dict.fromkeys(names)),
+                focus_words=tuple(dict.fromkeys(focus)) if len(focus) < len(relation) else (),
             )
         )
     return out

@@ -31,9 +31,9 @@ from typing import Protocol
 
 import numpy as np
 
-from agents.answer_facts import carries, coverage, same_time
+from agents.answer_facts import carries, coverage, same_time, sentence_stems
 from agents.answer_types import Entity, bridges, candidates
-from agents.question import QuestionPart, part_queries, stem, words
+from agents.question import QuestionPart, part_queries
 from retrieval.embedder import Embedder
 
 
@@ -68,6 +68,10 @@ class Weights:
     fact: float
     typed: float
     tense: float
+    # For the relation words of the clause that asks (``QuestionPart.focus_words``), on top
+    # of ``relation``: in "... a series that originally broadcast on what station", a
+    # sentence about broadcasting answers, one about the series' star only leads there.
+    focus: float = 0.0
 
 
 def scores(
@@ -82,15 +86,17 @@ def scores(
     queries = [question] if len(parts) == 1 else part_queries(question)
     vectors = np.asarray(embedder.embed([*queries, *texts]))
     sims = vectors[len(queries) :] @ vectors[: len(queries)].T  # candidates x parts
-    own = [{stem(x) for x in words(c.sentence)} for c in cands]
+    own = [sentence_stems(c.sentence) for c in cands]
     out = np.zeros((len(parts), len(cands)))
     for p_index, part in enumerate(parts):
         rarity = _rarity(part.relation_words, own)
+        focus = _rarity(part.focus_words, own)
         for i, c in enumerate(cands):
             _, name = coverage(part, c.sentence, c.passage.doc_title)
             out[p_index, i] = (
                 float(sims[i, p_index])
                 + w.relation * _weighted_share(rarity, own[i])
+                + w.focus * _weighted_share(focus, own[i])
                 + w.name * name
                 + w.fact * float(carries(part.kind, c.sentence, question))
                 + w.typed * _typed(part, c, question)

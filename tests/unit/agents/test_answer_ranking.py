@@ -10,7 +10,7 @@ import pytest
 
 from agents.answer_types import Ner, candidates, short_answer, spacy_ner
 from agents.confidence import cap_by_parts
-from agents.extractive import PartAnswer, extractive_answer
+from agents.extractive import ExtractiveOptions, PartAnswer, extractive_answer
 from agents.question import analyse
 from retrieval.embedder import SentenceTransformerEmbedder
 
@@ -176,3 +176,36 @@ def test_high_needs_a_candidate_of_the_asked_type_in_a_well_matched_sentence() -
     missing = PartAnswer("how many", "NUMBER", False, None, None)
     level, reason = cap_by_parts("HIGH", "r", [missing])
     assert level == "LOW" and 'no number found for "how many"' in reason
+
+
+def test_the_clause_that_asks_outranks_the_words_that_lead_to_its_subject(
+    ner: Ner, embedder: SentenceTransformerEmbedder
+) -> None:
+    # The portraits sentence shares more of the question's words; the asked clause ("is
+    # father to which actress") is what the answering sentence is about.
+    evidence = [
+        Doc(
+            "bell",
+            "Jon Bell",
+            "Jon Bell (1950-2010) was an Irish film photographer. In his career he took "
+            "portraits of stars like Ann Lee, Ben Cole and Cara Day. He was the father of the "
+            "actress Dana Bell.",
+        ),
+        Doc(
+            "photo",
+            "Film photography",
+            "A film photographer takes portraits of stars on the set. Irish film photographers "
+            "are known for portraits of stars. Portraits of film stars are known as stills.",
+        ),
+    ]
+    question = (
+        "Irish film photographer Jon Bell, known for portraits of stars including Ann Lee, "
+        "is father to which actress?"
+    )
+    ex = extractive_answer(question, evidence, embedder, ner=ner, max_sentences=1)
+    assert ex.parts[0].sentence == "He was the father of the actress Dana Bell."
+    assert ex.parts[0].phrase == "Dana Bell"
+    # Without the asked clause's weight, the sentence sharing more words wins.
+    unfocused = ExtractiveOptions(max_sentences=1, focus_weight=0.0)
+    ex = extractive_answer(question, evidence, embedder, ner=ner, options=unfocused)
+    assert ex.parts[0].phrase == "Ben Cole"

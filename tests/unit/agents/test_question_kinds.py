@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents.answer_facts import carries, item_head
+from agents.answer_facts import carries, item_head, numbers_in, sentence_stems
 from agents.question import analyse, part_queries, split_parts, stem
 
 
@@ -80,3 +80,33 @@ def test_a_subject_named_through_another_thing_is_told_apart() -> None:
     assert not names_through_another("Which city is the capital of Wales?")
     assert not names_through_another("Who wrote a song after attending a luau in Laie?")
     assert not names_through_another("Where was Duffy born?")
+
+
+def test_the_sentence_that_asks_gives_the_kind() -> None:
+    # The first sentence sets the scene; the second asks.
+    q = "Ann Lee directed Blue Harbour. Did she also direct Grey Water?"
+    assert [p.kind for p in analyse(q)] == ["YESNO"]
+    q = "Blue Harbour is a film by Ann Lee. Which actor played its lead?"
+    assert [p.kind for p in analyse(q)] == ["PERSON"]
+
+
+def test_the_clause_that_asks_gives_the_focus_words() -> None:
+    (part,) = analyse("Ann Lee starred in a series that originally aired on what network?")
+    assert part.focus_words == ("originally", "aired", "network")
+    assert {"starred", "sery"} <= set(part.relation_words)
+    (part,) = analyse("Grey Water was printed by a firm founded in 1990, and is based where?")
+    assert part.focus_words == ("based",)
+    # A question that starts with its interrogative is not cut: its relation may come last.
+    (part,) = analyse("In what year was the man who founded Acme born?")
+    assert part.focus_words == ()
+
+
+def test_quantities_are_not_ordinals_years_or_days() -> None:
+    q = "How many times was Ann Lee elected?"
+    assert numbers_in("It was the 27th election, held on 25 April 1845 and May 3, 1990.") == []
+    assert numbers_in("She was a two-time winner, elected twice.") == ["two-time", "twice"]
+    assert numbers_in("It sold 1,200 copies in 1990.") == ["1,200"]
+    assert not carries("NUMBER", "Ann Lee (25 April 1845 – 3 May 1925) was a mayor.", q)
+    assert carries("NUMBER", "Ann Lee was a two-time mayor.", q)
+    # A compound's parts count as the sentence's words: "two-time" uses "time".
+    assert "time" in sentence_stems("Ann Lee was a two-time mayor.")
