@@ -26,9 +26,10 @@ import numpy as np
 from agents.answer_facts import carries, coverage, item_head
 from agents.answer_types import Ner, short_answer
 from agents.answer_types import candidates as typed_candidates
+from agents.choice import Choice, choose
 from agents.question import Kind, QuestionPart, analyse
 from agents.sentence_rank import Candidate, Passage, Weights, anchors, bridge_bonus, scores
-from agents.verdict import verdict
+from agents.verdict import Verdict, verdict
 from extraction.chunking import split_sentences
 from retrieval.embedder import Embedder
 
@@ -150,7 +151,7 @@ def extractive_answer(
     main_ids = {h.chunk_id for h in main}
     in_main = [c.passage.chunk_id in main_ids for c in cands]
     picked = _answer_parts(question, parts, cands, ranked, in_main, siblings, opts)
-    if ner is not None and [p.kind for p in parts] == ["YESNO"]:
+    if ner is not None and len(parts) == 1:
         _decide(question, cands, overall, picked)
     chosen, list_lines = picked.chosen, picked.list_lines
     # Beside a list, a couple of sentences of context; otherwise up to max_sentences.
@@ -252,9 +253,13 @@ def _decide(
     overall: np.ndarray,
     picked: _Picked,
 ) -> None:
-    """A yes/no verdict when the evidence gives one (``agents.verdict``): its sentences are
-    quoted first and the part counts as answered, by word overlap, so never HIGH."""
-    found = verdict(question, cands, overall)
+    """A yes/no verdict (``agents.verdict``) or the option a choice question picks
+    (``agents.choice``) when the evidence gives one: its sentences are quoted first and the
+    part counts as answered, by word overlap, so never HIGH (not ``top``)."""
+    if picked.parts[0].kind == "YESNO":
+        found: Verdict | Choice | None = verdict(question, cands, overall)
+    else:
+        found = choose(question, cands, overall)
     if found is None:
         return
     pairs = [(cands[i].sentence, cands[i].passage.chunk_id) for i in found.support]
@@ -267,8 +272,9 @@ def _decide(
         pairs[0][0],
         pairs[0][1],
         1.0,
-        found.answer,
+        found.answer if isinstance(found, Verdict) else found.option,
         tuple(dict.fromkeys(cid for _, cid in pairs)),
+        named=part.named,
     )
 
 

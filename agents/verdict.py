@@ -56,19 +56,27 @@ _SPAN = re.compile(
 
 
 def _core(title: str) -> str:
-    return re.sub(r"\s*\(.*\)$", "", title).strip().lower()
+    """A title without its qualifier or article: "The Exies (band)" -> "exies"."""
+    return re.sub(r"^the\s+", "", re.sub(r"\s*\(.*\)$", "", title).strip().lower())
 
 
 def _subjects(question: str, cands: Sequence[Candidate]) -> dict[str, list[int]]:
-    """Each name of the question that has a document of its own -> the sentences about it
-    (its document's, or others naming it)."""
-    out: dict[str, list[int]] = {}
+    """Each name of the question that has a document of its own -> the sentences about it."""
+    names = []
     for m in _SPAN.finditer(question):
         if m.start() == 0 and " " not in m.group(0):
             continue
-        name = re.sub(r"^(?:Are|Is|Were|Was|Do|Does|Did)\s+", "", m.group(0)).lower()
-        name = re.sub(r"^the\s+", "", name)
-        titles = {_core(c.passage.doc_title) for c in cands}
+        names.append(re.sub(r"^(?:Are|Is|Were|Was|Do|Does|Did)\s+", "", m.group(0)))
+    return subject_sentences(names, cands)
+
+
+def subject_sentences(names: Sequence[str], cands: Sequence[Candidate]) -> dict[str, list[int]]:
+    """Each of ``names`` that has a document of its own (lower case) -> the sentences about
+    it: its document's, or others naming it."""
+    out: dict[str, list[int]] = {}
+    titles = {_core(c.passage.doc_title) for c in cands}
+    for given in names:
+        name = re.sub(r"^the\s+", "", given.lower())
         if not any(t.startswith(name) or (len(t) >= 3 and name.startswith(t)) for t in titles):
             continue
         out[name] = [

@@ -1,0 +1,140 @@
+"""Which named option a choice question picks: "Which band was formed first, A or B?".
+
+A choice question ends in two names joined by "or". Each option is looked up in its own
+sentences (its document's, or others naming it), as ``agents.verdict`` does for yes/no
+questions, and the options are compared by what the question asks, read from English grammar:
+
+- an order in time ("first", "earlier", "oldest"; "later", "youngest", "most recent"): the
+  earliest year each option's best sentence gives for the asked relation ("formed", "born";
+  a biography's opening sentence when the relation is only "oldest") — the earliest or the
+  latest wins;
+- anything else ("Which singer is American, A or B?"): the option with a sentence using
+  every property word of the question, when the other has none.
+
+Sizes and amounts ("larger", "more people") are not compared: their units differ from
+sentence to sentence. No choice is made when the evidence does not settle it. Like a yes/no
+verdict it is word overlap, not understanding, and never rated HIGH.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from agents.answer_facts import sentence_stems
+from agents.question import STOPWORDS, stem, words
+from agents.sentence_rank import Candidate
+from agents.verdict import subject_sentences
+
+_EARLY = frozenset({"first", "earlier", "earliest", "older", "oldest", "before", "sooner"})
+_LATE = frozenset(
+    {"later", "latest", "younger", "youngest", "last", "newer", "newest", "recent", "recently"}
+)
+# Comparatives of size or amount: the evidence states them in units that do not compare.
+_AMOUNT = frozenset({
+    "larger", "largest", "bigger", "biggest", "smaller", "smallest", "more", "most", "less",
+    "least", "fewer", "fewest", "higher", "highest", "lower", "lowest", "longer", "longest",
+    "shorter", "shortest", "taller", "tallest", "greater", "greatest", "heavier", "heaviest",
+    "wider", "widest", "deeper", "deepest", "faster", "fastest", "richer", "richest",
+})  # fmt: skip
+_YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
+# The two options at the question's end: "..., A or B?", "... first A or B ?".
+_SPAN = r"(?:the\s+)?[A-Z][\w'’.\-]*(?:\s+(?:(?:of|the|and the|de|von|van)\s+)?[A-Z0-9][\w'’.\-]*)*"
+_OPTIONS = re.compile(rf"({_SPAN})\s*,?\s+or\s+({_SPAN})\s*\??\s*$")
+
+
+@dataclass(frozen=True)
+class Choice:
+    option: str  # as the question writes it
+    reason: str
+    support: list[int]  # candidate indices it was read from, one per option
+
+
+def options(question: str) -> list[str]:
+    """The named options of a choice question, as written ("The Exies", "Circus Diablo")."""
+    m = _OPTIONS.search(question.strip())
+    if m is None:
+        return []
+    return [re.sub(r"^the\s+", "", o.strip()) for o in (m.group(1), m.group(2))]
+
+
+def choose(question: str, cands: Sequence[Candidate], ranking: np.ndarray) -> Choice | None:
+    named = options(question)
+    if len(named) != 2:
+        return None
+    found = subject_sentences(named, cands)
+    keys = [re.sub(r"^the\s+", "", n.lower()) for n in named]
+    if any(not found.get(k) for k in keys):
+        return None
+    subjects = {n.lower(): found[k] for n, k in zip(named, keys, strict=True)}
+    head = question[: _OPTIONS.search(question.strip()).start()]  # type: ignore[union-attr]
+    asked = [stem(w) for w in words(head)[1:] if w.lower() not in STOPWORDS]
+    said = {w.lower() for w in words(head)}
+    order = said & (_EARLY | _LATE)
+    if order:
+        return _by_time(named, subjects, asked, bool(order & _EARLY), cands, ranking)
+    if said & _AMOUNT:
+        return None
+    return _by_property(named, subjects, asked, cands, ranking)
+
+
+def _by_time(
+    named: list[str],
+    subjects: dict[str, list[int]],
+    asked: list[str],
+    earliest: bool,
+    cands: Sequence[Candidate],
+    ranking: np.ndarray,
+) -> Choice | None:
+    relation = [w for w in asked if w not in _EARLY | _LATE]
+    found: list[tuple[int, int]] = []  # (year, candidate) per option
+    for name in named:
+        own = subjects[name.lower()]
+        dated = [i for i in own if _YEAR.search(cands[i].sentence)]
+        if not dated:
+            return None
+        # The sentence stating the asked relation ("formed in 1997"); without one, the
+        # opening of the option's own page (a biography's birth year).
+        using = [i for i in dated if relation and set(relation) & sentence_stems(cands[i].sentence)]
+        top = (
+            max(using, key=lambda i: ranking[i])
+            if using
+            else min(dated, key=lambda i: (cands[i].rank, cands[i].position))
+        )
+        found.append((int(_YEAR.search(cands[top].sentence).group(1)), top))  # type: ignore[union-attr]
+    (y0, i0), (y1, i1) = found
+    if y0 == y1:
+        return None
+    pick = 0 if (y0 < y1) == earliest else 1
+    word = "earlier" if earliest else "later"
+    return Choice(named[pick], f"{named[pick]} has the {word} year ({found[pick][0]})", [i0, i1])
+
+
+def _by_property(
+    named: list[str],
+    subjects: dict[str, list[int]],
+    asked: list[str],
+    cands: Sequence[Candidate],
+    ranking: np.ndarray,
+) -> Choice | None:
+    if not asked:
+        return None
+    best: list[tuple[float, int]] = []
+    for name in named:
+        own = subjects[name.lower()]
+
+        def share(i: int) -> float:
+            toks = sentence_stems(f"{cands[i].passage.doc_title} {cands[i].sentence}")
+            return sum(w in toks for w in asked) / len(asked)
+
+        top = max(own, key=lambda i: (share(i), ranking[i]))
+        best.append((share(top), top))
+    (s0, i0), (s1, i1) = best
+    if max(s0, s1) < 1.0 or min(s0, s1) >= 1.0:
+        return None
+    pick = 0 if s0 > s1 else 1
+    said = ", ".join(asked)
+    return Choice(named[pick], f"the evidence says {said} of {named[pick]} only", [i0, i1])

@@ -1,0 +1,84 @@
+"""Choice questions ("Which band was formed first, A or B?") on made-up evidence."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+
+from agents.answer_types import Ner, spacy_ner
+from agents.choice import choose, options
+from agents.confidence import cap_by_parts
+from agents.extractive import _candidates, extractive_answer
+from retrieval.embedder import SentenceTransformerEmbedder
+
+
+@dataclass(frozen=True)
+class Doc:
+    chunk_id: str
+    doc_title: str
+    text: str
+
+
+EVIDENCE = [
+    Doc(
+        "exies",
+        "The Exies",
+        "The Exies are an American rock band from Los Angeles. The band was formed in 1997 "
+        "by Scott Stevens.",
+    ),
+    Doc(
+        "circus",
+        "Circus Diablo",
+        "Circus Diablo is a British rock band. The band was formed in 2004 in London by "
+        "Billy Duffy.",
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def ner() -> Ner:
+    found = spacy_ner("auto")
+    assert found is not None, "make installs en_core_web_sm"
+    return found
+
+
+def test_the_options_are_the_names_joined_by_or_at_the_end() -> None:
+    assert options("Which band was formed first The Exies or Circus Diablo ?") == [
+        "The Exies",
+        "Circus Diablo",
+    ]
+    assert options("Who is the oldest, Sid Haig or Vic Darchinyan?") == [
+        "Sid Haig",
+        "Vic Darchinyan",
+    ]
+    assert options("Who wrote the novel?") == []
+
+
+@pytest.mark.parametrize(
+    ("question", "option"),
+    [
+        ("Which band was formed first, The Exies or Circus Diablo?", "The Exies"),
+        ("Which band was formed more recently, The Exies or Circus Diablo?", "Circus Diablo"),
+        ("Which band is British, The Exies or Circus Diablo?", "Circus Diablo"),
+        # Sizes are not compared, and a property both or neither have settles nothing.
+        ("Which band is larger, The Exies or Circus Diablo?", None),
+        ("Which band plays rock, The Exies or Circus Diablo?", None),
+    ],
+)
+def test_the_option_is_read_from_each_options_sentences(
+    ner: Ner, question: str, option: str | None
+) -> None:
+    cands = _candidates(EVIDENCE, 5, ner)
+    found = choose(question, cands, np.zeros(len(cands)))
+    assert (found.option if found else None) == option
+
+
+def test_the_choice_leads_the_answer_and_is_never_high(ner: Ner) -> None:
+    question = "Which band was formed first, The Exies or Circus Diablo?"
+    ex = extractive_answer(question, EVIDENCE, SentenceTransformerEmbedder(), ner=ner)
+    assert ex.answer.startswith("The Exies [exies] [circus]")
+    assert ("The band was formed in 1997 by Scott Stevens.", "exies") in ex.sentences
+    level, _ = cap_by_parts("HIGH", "strong evidence", ex.parts, question)
+    assert level == "MEDIUM"
