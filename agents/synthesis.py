@@ -13,6 +13,7 @@ message mid-conversation: some chat templates refuse it).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -23,6 +24,7 @@ from agents.models import EvidenceBundle, Finding, FindingKind, Level, ToolRecor
 from agents.prompt_files import load
 from agents.tools import ToolBox, ToolRequest
 from agents.verifier import CITATION, evidence_block
+from core.errors import LlmBadReply
 
 OnTool = Callable[[ToolRecord], None]
 
@@ -114,12 +116,32 @@ class LLMSynthesis:
             + prompt.user_message(problems="\n".join(f"- {p}" for p in problems))["content"]
         )
         self._messages.append({"role": "user", "content": text})
-        return self._final("refine", f"{self._prompt.ref}+{prompt.ref}")
+        value = self._final("refine", f"{self._prompt.ref}+{prompt.ref}")
+        if echoes(value.answer, text):
+            # Small models answer a correction request by repeating it ("The answer states
+            # nothing but citations: write the answer in words"): no answer at all.
+            raise LlmBadReply("the refined answer repeats the checker's request")
+        return value
 
     def _final(self, step: str, ref: str) -> SynthesisReply:
         value, reply = self._caller.json(step, ref, self._messages, SynthesisReply)
         self._messages.append({"role": "assistant", "content": reply.content})
         return value
+
+
+_ECHO_WORDS = 4  # word n-grams compared
+_ECHO_SHARE = 0.5  # share of the answer's n-grams found in the request
+
+
+def echoes(answer: str, request: str) -> bool:
+    """Whether ``answer`` is mostly the words of ``request``, in its order: half or more of
+    its four-word runs (citations aside) occur in the request."""
+    said = re.sub(r"\[[^\]]*\]", " ", answer).lower().split()
+    asked = " ".join(request.lower().split())
+    runs = [" ".join(said[i : i + _ECHO_WORDS]) for i in range(len(said) - _ECHO_WORDS + 1)]
+    if not runs:
+        return False
+    return sum(r in asked for r in runs) / len(runs) >= _ECHO_SHARE
 
 
 def _chunk_id(cited: str) -> str:

@@ -102,3 +102,31 @@ def test_an_answer_of_citations_only_becomes_its_findings(
     assert "PRIMARY" not in result.answer
     assert result.confidence != "HIGH"
     assert any("only citations" in w for w in result.warnings)
+
+
+def _echo(body: dict[str, Any]) -> Reply:
+    """What the 0.5B model wrote when asked to correct an answer: the request itself."""
+    return Reply.json(
+        {
+            "tool_calls": [],
+            "answer": "The answer states nothing but citations: write the answer in words",
+            "findings": [],
+            "confidence": "HIGH",
+            "reason": "The checker said so.",
+        }
+    )
+
+
+def test_a_refinement_that_repeats_the_request_is_refused(
+    demo_container: Container, agent_settings: AgentSettings
+) -> None:
+    script = Script(planner=[Reply.json(PLAN)], synthesis=[_label_only, _echo])
+    with FakeOpenAIServer(responder=script) as server:
+        llm = OpenAICompatClient(LlmSettings(base_url=server.base_url, model="m", max_retries=0))
+        result = answer(demo_container, QUESTION, llm=llm, settings=agent_settings)
+    assert len(script.calls["synthesis"]) == 2
+    # The first reply's findings stand as the answer; the echo is nowhere in it.
+    assert "write the answer in words" not in result.answer
+    assert result.findings and result.findings[0].text.split()[0] in result.answer
+    assert any("repeats the checker's request" in w for w in result.warnings)
+    assert result.confidence != "HIGH"
