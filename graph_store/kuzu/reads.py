@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from graph_store.named_reads import NamedReadsMixin
 from graph_store.port import MAX_HOPS
 from graph_store.rows import read_graph_export, to_chunk_hit, to_document_info
 from graph_store.types import (
     ChunkHit,
     Counts,
     DocumentInfo,
-    DocumentState,
     EntityHit,
     GraphEdge,
     GraphExport,
@@ -27,7 +27,7 @@ from graph_store.types import (
 class _KuzuReadHost(Protocol):
     """What the mixin uses of ``KuzuGraphStore``."""
 
-    def _q(self, name: str, **params: Any) -> list[list[Any]]: ...
+    def _read(self, name: str, **params: Any) -> list[list[Any]]: ...
 
     def _vector_query(self, index: str, name: str, **params: Any) -> list[list[Any]]: ...
 
@@ -38,46 +38,16 @@ class _KuzuReadHost(Protocol):
     def counts(self) -> Counts: ...
 
 
-class KuzuReadMixin:
-    def document_states(self: _KuzuReadHost, doc_ids: Sequence[str]) -> dict[str, DocumentState]:
-        if not doc_ids:
-            return {}
-        rows = self._q("document_states", ids=list(doc_ids))
-        return {r[0]: DocumentState(r[0], r[1], r[2]) for r in rows}
-
-    def existing_entity_ids(self: _KuzuReadHost, entity_ids: Sequence[str]) -> set[str]:
-        if not entity_ids:
-            return set()
-        return {r[0] for r in self._q("entities_existing", ids=list(entity_ids))}
-
-    def alias_targets(self: _KuzuReadHost, keys: Sequence[str]) -> dict[str, str]:
-        if not keys:
-            return {}
-        out: dict[str, str] = {}
-        for key, eid in self._q("alias_targets", keys=list(keys)):
-            out.setdefault(key, eid)
-        return out
-
+class KuzuReadMixin(NamedReadsMixin):
     def list_documents(self: _KuzuReadHost, offset: int = 0, limit: int = 50) -> list[DocumentInfo]:
         # Kùzu 0.11.3 crashes the process (SIGSEGV) on SKIP values far past the row count, so
         # a page that starts beyond the last document is answered without asking.
         if offset >= self.counts().documents:
             return []
-        rows = self._q("documents_list", offset=max(0, offset), limit=max(0, min(limit, 100_000)))
+        rows = self._read(
+            "documents_list", offset=max(0, offset), limit=max(0, min(limit, 100_000))
+        )
         return [to_document_info(r) for r in rows]
-
-    def find_documents(self: _KuzuReadHost, key: str) -> list[DocumentInfo]:
-        return [to_document_info(r) for r in self._q("documents_find", key=key)]
-
-    def get_chunks(self: _KuzuReadHost, chunk_ids: Sequence[str]) -> list[ChunkHit]:
-        if not chunk_ids:
-            return []
-        rows = self._q("chunks_get", ids=list(chunk_ids))
-        by_id = {r[0]: to_chunk_hit(r, 0.0) for r in rows}
-        return [by_id[c] for c in chunk_ids if c in by_id]
-
-    def document_chunks(self: _KuzuReadHost, doc_id: str) -> list[ChunkHit]:
-        return [to_chunk_hit(r, 0.0) for r in self._q("document_chunks", id=doc_id)]
 
     def vector_search_chunks(
         self: _KuzuReadHost, embedding: Sequence[float], k: int
@@ -111,22 +81,22 @@ class KuzuReadMixin:
         self: _KuzuReadHost, entity_id: str, hops: int = 1, limit: int = 100
     ) -> Subgraph:
         hops = max(1, min(MAX_HOPS, hops))
-        start = self._q("entity_get", id=entity_id)
+        start = self._read("entity_get", id=entity_id)
         if not start:
             return Subgraph()
-        rows = self._q("neighbourhood", id=entity_id, hops=hops, limit=max(1, limit))
+        rows = self._read("neighbourhood", id=entity_id, hops=hops, limit=max(1, limit))
         nodes = [GraphNode(start[0][0], "Entity", start[0][1], start[0][2], 0)]
         nodes += [GraphNode(r[0], "Entity", r[1], r[2], int(r[3])) for r in rows]
         ids = [n.id for n in nodes]
         edges = [
             GraphEdge(r[0], r[1], r[2], float(r[3]), tuple(r[4]))
-            for r in self._q("relations_among", ids=ids)
+            for r in self._read("relations_among", ids=ids)
         ]
         return Subgraph(nodes=nodes, edges=edges)
 
     def export_graph(self: _KuzuReadHost) -> GraphExport:
-        return read_graph_export(lambda name: self._q(name))
+        return read_graph_export(lambda name: self._read(name))
 
     def counts(self: _KuzuReadHost) -> Counts:
-        row = self._q("counts")[0]
+        row = self._read("counts")[0]
         return Counts(*(int(v) for v in row))

@@ -194,6 +194,10 @@ class KuzuGraphStore(KuzuWriteMixin, KuzuIndexMixin, KuzuReadMixin, KuzuExploreM
     def _q(self, name: str, **params: Any) -> list[list[Any]]:
         return self._run_raw(cypher.load("kuzu", name), params)
 
+    def _read(self, name: str, **params: Any) -> list[list[Any]]:
+        """``_q`` under the name the shared read mixin uses (``graph_store.named_reads``)."""
+        return self._q(name, **params)
+
     def _q_rows(self, name: str, rows: list[dict[str, Any]]) -> list[list[Any]]:
         # Kùzu cannot infer the element type of an empty list parameter.
         return self._q(name, rows=rows) if rows else []

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from core.errors import StoreError
+from graph_store.named_reads import NamedReadsMixin
 from graph_store.neo4j.rows import cosine_from_score, escape_lucene, validated_hops
 from graph_store.port import MAX_HOPS
 from graph_store.rows import read_graph_export, read_projection, to_chunk_hit, to_document_info
@@ -15,7 +16,6 @@ from graph_store.types import (
     ChunkHit,
     Counts,
     DocumentInfo,
-    DocumentState,
     EntityHit,
     GraphEdge,
     GraphExport,
@@ -39,42 +39,10 @@ class _Host(Protocol):
     def graph_version(self) -> str: ...
 
 
-class Neo4jReadsMixin:
-    def document_states(self: _Host, doc_ids: Sequence[str]) -> dict[str, DocumentState]:
-        if not doc_ids:
-            return {}
-        rows = self._read("document_states", ids=list(doc_ids))
-        return {r[0]: DocumentState(r[0], r[1], r[2]) for r in rows}
-
-    def existing_entity_ids(self: _Host, entity_ids: Sequence[str]) -> set[str]:
-        if not entity_ids:
-            return set()
-        return {r[0] for r in self._read("entities_existing", ids=list(entity_ids))}
-
-    def alias_targets(self: _Host, keys: Sequence[str]) -> dict[str, str]:
-        if not keys:
-            return {}
-        out: dict[str, str] = {}
-        for key, entity_id in self._read("alias_targets", keys=list(keys)):
-            out.setdefault(key, entity_id)  # rows come most-mentioned first
-        return out
-
+class Neo4jReadsMixin(NamedReadsMixin):
     def list_documents(self: _Host, offset: int = 0, limit: int = 50) -> list[DocumentInfo]:
         rows = self._read("documents_list", offset=max(0, offset), limit=max(0, limit))
         return [to_document_info(r) for r in rows]
-
-    def find_documents(self: _Host, key: str) -> list[DocumentInfo]:
-        return [to_document_info(r) for r in self._read("documents_find", key=key)]
-
-    def get_chunks(self: _Host, chunk_ids: Sequence[str]) -> list[ChunkHit]:
-        if not chunk_ids:
-            return []
-        rows = self._read("chunks_get", ids=list(chunk_ids))
-        by_id = {r[0]: to_chunk_hit(r, 0.0) for r in rows}
-        return [by_id[c] for c in chunk_ids if c in by_id]
-
-    def document_chunks(self: _Host, doc_id: str) -> list[ChunkHit]:
-        return [to_chunk_hit(r, 0.0) for r in self._read("document_chunks", id=doc_id)]
 
     def vector_search_chunks(self: _Host, embedding: Sequence[float], k: int) -> list[ChunkHit]:
         k = max(1, k)

@@ -132,7 +132,7 @@ def test_unknown_label_is_a_warning(broken_lint: dict[str, Any]) -> None:
 
 
 def test_adapter_runs_only_existing_queries_and_every_query_is_used() -> None:
-    shared = ("explore_core.py", "rows.py")
+    shared = ("explore_core.py", "rows.py", "named_reads.py")
     files = sorted((ROOT / "graph_store" / "neo4j").glob("*.py")) + [
         ROOT / "graph_store" / name for name in shared
     ]

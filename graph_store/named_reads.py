@@ -1,0 +1,49 @@
+"""Reads both adapters answer the same way, by named queries of the same name and row shape:
+document states, existing entities, alias targets, documents and chunks by id. A mixin; each
+adapter supplies ``_read`` (its own dialect's query file, run on its own connection)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from graph_store.rows import to_chunk_hit, to_document_info
+from graph_store.types import ChunkHit, DocumentInfo, DocumentState
+
+
+class _Host(Protocol):
+    def _read(self, name: str, **params: Any) -> list[list[Any]]: ...
+
+
+class NamedReadsMixin:
+    def document_states(self: _Host, doc_ids: Sequence[str]) -> dict[str, DocumentState]:
+        if not doc_ids:
+            return {}
+        rows = self._read("document_states", ids=list(doc_ids))
+        return {r[0]: DocumentState(r[0], r[1], r[2]) for r in rows}
+
+    def existing_entity_ids(self: _Host, entity_ids: Sequence[str]) -> set[str]:
+        if not entity_ids:
+            return set()
+        return {r[0] for r in self._read("entities_existing", ids=list(entity_ids))}
+
+    def alias_targets(self: _Host, keys: Sequence[str]) -> dict[str, str]:
+        if not keys:
+            return {}
+        out: dict[str, str] = {}
+        for key, entity_id in self._read("alias_targets", keys=list(keys)):
+            out.setdefault(key, entity_id)  # rows come most-mentioned first
+        return out
+
+    def find_documents(self: _Host, key: str) -> list[DocumentInfo]:
+        return [to_document_info(r) for r in self._read("documents_find", key=key)]
+
+    def get_chunks(self: _Host, chunk_ids: Sequence[str]) -> list[ChunkHit]:
+        if not chunk_ids:
+            return []
+        rows = self._read("chunks_get", ids=list(chunk_ids))
+        by_id = {r[0]: to_chunk_hit(r, 0.0) for r in rows}
+        return [by_id[c] for c in chunk_ids if c in by_id]
+
+    def document_chunks(self: _Host, doc_id: str) -> list[ChunkHit]:
+        return [to_chunk_hit(r, 0.0) for r in self._read("document_chunks", id=doc_id)]
