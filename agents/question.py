@@ -108,7 +108,9 @@ def asked_phrase(part: str) -> str:
     """Where the question's interrogative is: its start ("Who directed ...?"), or, for a
     statement ending in one ("... is based where?", "... by what company?"), the last one."""
     text = part.strip()
-    if re.match(rf"^(?:(?:in|on|at|of|for|from|to|during|by)\s+)?{_WH}\b", text, re.I):
+    # "How to Eat, released in which year, ...": a title that starts with "How to" does not ask.
+    starts = re.match(rf"^(?:(?:in|on|at|of|for|from|to|during|by)\s+)?{_WH}\b", text, re.I)
+    if starts and not (re.match(r"^how\s+to\b", text, re.I) and _WH_ANYWHERE.search(text, 6)):
         return text
     found = list(_WH_ANYWHERE.finditer(text))
     return text[found[-1].start() :] if found else text

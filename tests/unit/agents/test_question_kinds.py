@@ -23,6 +23,8 @@ from agents.question import analyse, part_queries, split_parts, stem
         ("What are the aims of the plan?", "LIST"),
         ("Are both bands from the same city?", "YESNO"),
         ("What is the name of the ship?", "THING"),
+        # A title starting "How to" does not ask; the interrogative comes later.
+        ("How to Cook, released in which year, is a cookbook by Ann Lee?", "DATE"),
     ],
 )
 def test_kind_of_answer_from_the_question_grammar(question: str, kind: str) -> None:
