@@ -43,7 +43,7 @@ from agents.question import part_queries
 from agents.synthesis import LLMSynthesis
 from agents.tools import ToolBox
 from agents.verifier import cited_ids, verify
-from core.errors import InputError, LlmError
+from core.errors import InputError, LlmBadReply, LlmError
 from graph_store.types import ChunkHit
 from llm import LlmClient
 
@@ -261,6 +261,10 @@ def _llm_answer(
             "verify",
             {"attempt": attempt, "passed": report.passed, "problems": len(report.problems())},
         )
+    if report.states_nothing and not reply.finding_models():
+        # Citations and nothing else, even after refinement: no answer to give; the
+        # extractive one is (the caller falls back, as for any failed LLM step).
+        raise LlmBadReply("the model's answer held only citations and no findings")
     result.answer = reply.answer
     result.findings = reply.finding_models()
     composed = report.states_nothing and bool(result.findings)

@@ -130,3 +130,33 @@ def test_a_refinement_that_repeats_the_request_is_refused(
     assert result.findings and result.findings[0].text.split()[0] in result.answer
     assert any("repeats the checker's request" in w for w in result.warnings)
     assert result.confidence != "HIGH"
+
+
+def _citations_only(body: dict[str, Any]) -> Reply:
+    """The 0.5B model's answer on several benchmark questions: one chunk id, no findings."""
+    from tests.integration.agents.conftest import evidence_texts
+
+    chunk_id = next(iter(evidence_texts(body)))
+    return Reply.json(
+        {
+            "tool_calls": [],
+            "answer": f"[{chunk_id}] (PRIMARY; Some title)",
+            "findings": [],
+            "confidence": "HIGH",
+            "reason": "The evidence says so.",
+        }
+    )
+
+
+def test_an_answer_of_citations_without_findings_falls_back_to_the_extractive_one(
+    demo_container: Container, agent_settings: AgentSettings
+) -> None:
+    script = Script(planner=[Reply.json(PLAN)], synthesis=[_citations_only, _citations_only])
+    with FakeOpenAIServer(responder=script) as server:
+        llm = OpenAICompatClient(LlmSettings(base_url=server.base_url, model="m", max_retries=0))
+        result = answer(demo_container, QUESTION, llm=llm, settings=agent_settings)
+    assert len(script.calls["synthesis"]) == 2  # refined once, still citations only
+    assert result.mode == "llm-failed" and result.confidence != "HIGH"
+    assert "only citations and no findings" in result.note
+    # The extractive answer quotes the evidence in words, with its citations.
+    assert result.findings and result.citations and "PRIMARY" not in result.answer
