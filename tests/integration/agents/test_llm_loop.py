@@ -66,6 +66,19 @@ def test_a_cut_off_synthesis_is_not_resent_and_caps_confidence(
     assert any(e["event"] == "llm_error" and e["kind"] == "LlmCutOff" for e in events)
 
 
+def _synthesis(answer: str, findings: list[dict[str, Any]]) -> Reply:
+    """A synthesis reply of the shape the model is asked for, claiming HIGH confidence."""
+    return Reply.json(
+        {
+            "tool_calls": [],
+            "answer": answer,
+            "findings": findings,
+            "confidence": "HIGH",
+            "reason": "The evidence says so.",
+        }
+    )
+
+
 def _label_only(body: dict[str, Any]) -> Reply:
     """What the 0.5B model wrote on most benchmark questions: the evidence header as the
     answer, the content in a finding."""
@@ -73,17 +86,8 @@ def _label_only(body: dict[str, Any]) -> Reply:
 
     chunk_id, text = next(iter(evidence_texts(body).items()))
     words = " ".join(text.split()[:12])
-    return Reply.json(
-        {
-            "tool_calls": [],
-            "answer": f"[{chunk_id}] (PRIMARY; Some title (2024 plan))",
-            "findings": [
-                {"text": words, "kind": "FACT", "citations": [f"[{chunk_id}] (PRIMARY; x)"]}
-            ],
-            "confidence": "HIGH",
-            "reason": "The evidence says so.",
-        }
-    )
+    finding = {"text": words, "kind": "FACT", "citations": [f"[{chunk_id}] (PRIMARY; x)"]}
+    return _synthesis(f"[{chunk_id}] (PRIMARY; Some title (2024 plan))", [finding])
 
 
 def test_an_answer_of_citations_only_becomes_its_findings(
@@ -106,15 +110,7 @@ def test_an_answer_of_citations_only_becomes_its_findings(
 
 def _echo(body: dict[str, Any]) -> Reply:
     """What the 0.5B model wrote when asked to correct an answer: the request itself."""
-    return Reply.json(
-        {
-            "tool_calls": [],
-            "answer": "The answer states nothing but citations: write the answer in words",
-            "findings": [],
-            "confidence": "HIGH",
-            "reason": "The checker said so.",
-        }
-    )
+    return _synthesis("The answer states nothing but citations: write the answer in words", [])
 
 
 def test_a_refinement_that_repeats_the_request_is_refused(
@@ -136,16 +132,7 @@ def _citations_only(body: dict[str, Any]) -> Reply:
     """The 0.5B model's answer on several benchmark questions: one chunk id, no findings."""
     from tests.integration.agents.conftest import evidence_texts
 
-    chunk_id = next(iter(evidence_texts(body)))
-    return Reply.json(
-        {
-            "tool_calls": [],
-            "answer": f"[{chunk_id}] (PRIMARY; Some title)",
-            "findings": [],
-            "confidence": "HIGH",
-            "reason": "The evidence says so.",
-        }
-    )
+    return _synthesis(f"[{next(iter(evidence_texts(body)))}] (PRIMARY; Some title)", [])
 
 
 def test_an_answer_of_citations_without_findings_falls_back_to_the_extractive_one(
