@@ -55,14 +55,25 @@ class Choice:
 
 def options(question: str) -> list[str]:
     """The named options of a choice question, as written ("The Exies", "Circus Diablo")."""
-    m = _OPTIONS.search(question.strip())
+    return _split(question)[1]
+
+
+def _split(question: str) -> tuple[str, list[str]]:
+    """(the question before its options, the options); no options when it names none."""
+    text = question.strip()
+    m = _OPTIONS.search(text)
     if m is None:
-        return []
-    return [re.sub(r"^the\s+", "", o.strip()) for o in (m.group(1), m.group(2))]
+        return text, []
+    return text[: m.start()], [re.sub(r"^the\s+", "", o.strip()) for o in (m.group(1), m.group(2))]
+
+
+def _year(sentence: str) -> int | None:
+    m = _YEAR.search(sentence)
+    return int(m.group(1)) if m else None
 
 
 def choose(question: str, cands: Sequence[Candidate], ranking: np.ndarray) -> Choice | None:
-    named = options(question)
+    head, named = _split(question)
     if len(named) != 2:
         return None
     found = subject_sentences(named, cands)
@@ -70,7 +81,6 @@ def choose(question: str, cands: Sequence[Candidate], ranking: np.ndarray) -> Ch
     if any(not found.get(k) for k in keys):
         return None
     subjects = {n.lower(): found[k] for n, k in zip(named, keys, strict=True)}
-    head = question[: _OPTIONS.search(question.strip()).start()]  # type: ignore[union-attr]
     asked = [stem(w) for w in words(head)[1:] if w.lower() not in STOPWORDS]
     said = {w.lower() for w in words(head)}
     order = said & (_EARLY | _LATE)
@@ -93,7 +103,7 @@ def _by_time(
     found: list[tuple[int, int]] = []  # (year, candidate) per option
     for name in named:
         own = subjects[name.lower()]
-        dated = [i for i in own if _YEAR.search(cands[i].sentence)]
+        dated = [i for i in own if _year(cands[i].sentence) is not None]
         if not dated:
             return None
         # The sentence stating the asked relation ("formed in 1997"); without one, the
@@ -104,7 +114,7 @@ def _by_time(
             if using
             else min(dated, key=lambda i: (cands[i].rank, cands[i].position))
         )
-        found.append((int(_YEAR.search(cands[top].sentence).group(1)), top))  # type: ignore[union-attr]
+        found.append((_year(cands[top].sentence) or 0, top))
     (y0, i0), (y1, i1) = found
     if y0 == y1:
         return None
