@@ -29,7 +29,7 @@ _NUMBER = re.compile(
     r"(?<![\w-])\d[\d,]*+(?:\.\d+)?(?!st\b|nd\b|rd\b|th\b)(?:\s*(?:%|per\s*cent|percent))?"
 )
 # A day of a month ("25 April 1845", "May 19, 1980"): a date, however many numbers it holds.
-_MONTH = "january|february|march|april|may|june|july|august|september|october|november|december"
+_MONTH = "|".join(sorted(_MONTHS))
 _DAY = re.compile(rf"\b\d{{1,2}}\s+(?:{_MONTH})\b|\b(?:{_MONTH})\s+\d{{1,2}}\b", re.I)
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})s?\b")
 _CENTURY = re.compile(
