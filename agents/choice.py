@@ -27,7 +27,7 @@ import numpy as np
 from agents.answer_facts import sentence_stems
 from agents.question import STOPWORDS, stem, words
 from agents.sentence_rank import Candidate
-from agents.verdict import subject_sentences
+from agents.verdict import subject_key, subject_sentences
 
 _EARLY = frozenset({"first", "earlier", "earliest", "older", "oldest", "before", "sooner"})
 _LATE = frozenset(
@@ -77,10 +77,9 @@ def choose(question: str, cands: Sequence[Candidate], ranking: np.ndarray) -> Ch
     if len(named) != 2:
         return None
     found = subject_sentences(named, cands)
-    keys = [re.sub(r"^the\s+", "", n.lower()) for n in named]
-    if any(not found.get(k) for k in keys):
+    subjects = [found.get(subject_key(n), []) for n in named]  # per option, in order
+    if not all(subjects):
         return None
-    subjects = {n.lower(): found[k] for n, k in zip(named, keys, strict=True)}
     asked = [stem(w) for w in words(head)[1:] if w.lower() not in STOPWORDS]
     said = {w.lower() for w in words(head)}
     order = said & (_EARLY | _LATE)
@@ -93,7 +92,7 @@ def choose(question: str, cands: Sequence[Candidate], ranking: np.ndarray) -> Ch
 
 def _by_time(
     named: list[str],
-    subjects: dict[str, list[int]],
+    subjects: list[list[int]],
     asked: list[str],
     earliest: bool,
     cands: Sequence[Candidate],
@@ -101,8 +100,7 @@ def _by_time(
 ) -> Choice | None:
     relation = [w for w in asked if w not in _EARLY | _LATE]
     found: list[tuple[int, int]] = []  # (year, candidate) per option
-    for name in named:
-        own = subjects[name.lower()]
+    for own in subjects:
         dated = [i for i in own if _year(cands[i].sentence) is not None]
         if not dated:
             return None
@@ -125,7 +123,7 @@ def _by_time(
 
 def _by_property(
     named: list[str],
-    subjects: dict[str, list[int]],
+    subjects: list[list[int]],
     asked: list[str],
     cands: Sequence[Candidate],
     ranking: np.ndarray,
@@ -133,8 +131,7 @@ def _by_property(
     if not asked:
         return None
     best: list[tuple[float, int]] = []
-    for name in named:
-        own = subjects[name.lower()]
+    for own in subjects:
 
         def share(i: int) -> float:
             toks = sentence_stems(f"{cands[i].passage.doc_title} {cands[i].sentence}")

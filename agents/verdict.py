@@ -70,13 +70,18 @@ def _subjects(question: str, cands: Sequence[Candidate]) -> dict[str, list[int]]
     return subject_sentences(names, cands)
 
 
+def subject_key(name: str) -> str:
+    """How ``subject_sentences`` keys a name: lower case, without a leading article."""
+    return re.sub(r"^the\s+", "", name.lower())
+
+
 def subject_sentences(names: Sequence[str], cands: Sequence[Candidate]) -> dict[str, list[int]]:
     """Each of ``names`` that has a document of its own (lower case) -> the sentences about
     it: its document's, or others naming it."""
     out: dict[str, list[int]] = {}
     titles = {_core(c.passage.doc_title) for c in cands}
     for given in names:
-        name = re.sub(r"^the\s+", "", given.lower())
+        name = subject_key(given)
         if not any(t.startswith(name) or (len(t) >= 3 and name.startswith(t)) for t in titles):
             continue
         out[name] = [
