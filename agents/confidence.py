@@ -4,14 +4,14 @@ sources, whether the critique found gaps), then capped by what the offline answe
 
 from __future__ import annotations
 
-import re
-
 from agents.answer_types import TYPED_KINDS
+from agents.choice import options as choice_options
 from agents.config import AgentSettings
 from agents.extractive import PartAnswer
 from agents.loop import Gathered
 from agents.models import LEVELS, EvidenceBundle, Finding, Level
 from agents.question import names_through_another
+from agents.verdict import subject_key
 
 # Share of the question's relation words the answering sentence must use for HIGH. Set on
 # questions 1-50 of the shared sets: at 0.5, answering sentences using exactly half of the
@@ -55,18 +55,12 @@ def _checked(part: PartAnswer, question: str) -> bool:
         return False
     # Strong support: the best-ranked sentence of all holds the candidate and uses most of
     # the asked relation's words (for "which ..., A or B?" the candidate is one of the two)...
-    options = _options(question)
+    options = [subject_key(o) for o in choice_options(question)]
     if options and not any(o in part.phrase.lower() for o in options):
         return False
     # ... and the evidence holds every name the question uses: without them it is about
     # something else ("the chief executive of NMHT" for "... of the Northdale Zoo").
     return part.top and part.support >= HIGH_SUPPORT and part.named >= 1.0
-
-
-def _options(question: str) -> list[str]:
-    """The named options of a choice question ("..., Mark King or Nick Hexum?"), lower case."""
-    m = re.search(r",\s*(?:the\s+)?([A-Z][^,?]*?)\s+or\s+(?:the\s+)?([A-Z][^,?]*)\??\s*$", question)
-    return [m.group(1).lower(), m.group(2).strip().lower()] if m else []
 
 
 def evidence_confidence(
