@@ -12,18 +12,30 @@ from typing import Any
 
 from agents.audit import read
 from agents.config import AgentSettings
+from agents.models import AgenticResult
 from agents.orchestrator import answer
 from kg.container import Container
 from llm import LlmSettings
 from llm.openai_compat import OpenAICompatClient
 from tests.fakes.openai_server import FakeOpenAIServer, Reply
-from tests.integration.agents.conftest import Script
+from tests.integration.agents.conftest import Script, Step
 
 QUESTION = "What are NMHT's priorities for the next 12 months?"
 PLAN: dict[str, Any] = {
     "complexity": "simple",
     "subtasks": [{"description": "the trust's priorities", "query": "NMHT priorities"}],
 }
+
+
+def _ask(
+    container: Container, settings: AgentSettings, *synthesis: Step
+) -> tuple[Script, AgenticResult]:
+    """QUESTION through the loop against a scripted server: the plan, then ``synthesis``'s
+    replies in turn; no SDK retries."""
+    script = Script(planner=[Reply.json(PLAN)], synthesis=list(synthesis))
+    with FakeOpenAIServer(responder=script) as server:
+        llm = OpenAICompatClient(LlmSettings(base_url=server.base_url, model="m", max_retries=0))
+        return script, answer(container, QUESTION, llm=llm, settings=settings)
 
 
 def test_llm_down_falls_back_and_says_so(
@@ -52,10 +64,7 @@ def test_llm_down_falls_back_and_says_so(
 def test_a_cut_off_synthesis_is_not_resent_and_caps_confidence(
     demo_container: Container, agent_settings: AgentSettings
 ) -> None:
-    script = Script(planner=[Reply.json(PLAN)], synthesis=[Reply.cut_off(tokens=1000)])
-    with FakeOpenAIServer(responder=script) as server:
-        llm = OpenAICompatClient(LlmSettings(base_url=server.base_url, model="m", max_retries=0))
-        result = answer(demo_container, QUESTION, llm=llm, settings=agent_settings)
+    script, result = _ask(demo_container, agent_settings, Reply.cut_off(tokens=1000))
     assert len(script.calls["synthesis"]) == 1  # a cut-off reply is never "repaired"
     assert result.mode == "llm-failed" and result.confidence != "HIGH"
     assert "cap of" in result.note
@@ -93,10 +102,7 @@ def _label_only(body: dict[str, Any]) -> Reply:
 def test_an_answer_of_citations_only_becomes_its_findings(
     demo_container: Container, agent_settings: AgentSettings
 ) -> None:
-    script = Script(planner=[Reply.json(PLAN)], synthesis=[_label_only, _label_only])
-    with FakeOpenAIServer(responder=script) as server:
-        llm = OpenAICompatClient(LlmSettings(base_url=server.base_url, model="m", max_retries=0))
-        result = answer(demo_container, QUESTION, llm=llm, settings=agent_settings)
+    script, result = _ask(demo_container, agent_settings, _label_only, _label_only)
     # Flagged, refined once (the same again), then the findings are the answer.
     assert len(script.calls["synthesis"]) == 2
     refine = script.calls["synthesis"][1]["messages"][-1]["content"]
@@ -116,10 +122,7 @@ def _echo(body: dict[str, Any]) -> Reply:
 def test_a_refinement_that_repeats_the_request_is_refused(
     demo_container: Container, agent_settings: AgentSettings
 ) -> None:
-    script = Script(planner=[Reply.json(PLAN)], synthesis=[_label_only, _echo])
-    with FakeOpenAIServer(responder=script) as server:
-        llm = OpenAICompatClient(LlmSettings(base_url=server.base_url, model="m", max_retries=0))
-        result = answer(demo_container, QUESTION, llm=llm, settings=agent_settings)
+    script, result = _ask(demo_container, agent_settings, _label_only, _echo)
     assert len(script.calls["synthesis"]) == 2
     # The first reply's findings stand as the answer; the echo is nowhere in it.
     assert "write the answer in words" not in result.answer
@@ -138,10 +141,7 @@ def _citations_only(body: dict[str, Any]) -> Reply:
 def test_an_answer_of_citations_without_findings_falls_back_to_the_extractive_one(
     demo_container: Container, agent_settings: AgentSettings
 ) -> None:
-    script = Script(planner=[Reply.json(PLAN)], synthesis=[_citations_only, _citations_only])
-    with FakeOpenAIServer(responder=script) as server:
-        llm = OpenAICompatClient(LlmSettings(base_url=server.base_url, model="m", max_retries=0))
-        result = answer(demo_container, QUESTION, llm=llm, settings=agent_settings)
+    script, result = _ask(demo_container, agent_settings, _citations_only, _citations_only)
     assert len(script.calls["synthesis"]) == 2  # refined once, still citations only
     assert result.mode == "llm-failed" and result.confidence != "HIGH"
     assert "only citations and no findings" in result.note
