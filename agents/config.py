@@ -81,6 +81,9 @@ class AgentSettings(BaseModel):
     strategic_boost: float = Field(default=1.0, ge=1.0, le=5.0)
     # Evidence passed to synthesis, best first; about 3k tokens of MiniLM-sized chunks.
     max_evidence: int = Field(default=12, ge=1, le=100)
+    # Sentences of that evidence the LLM reads (the offline ranking's best, each chunk's first
+    # beside them: ``agents.focus``); 0 for whole chunks.
+    synthesis_sentences: int = Field(default=12, ge=0, le=200)
 
     # --- critique / stopping ------------------------------------------------
     # Converged when less than this share of a round's evidence is new: another round would

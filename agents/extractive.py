@@ -28,7 +28,15 @@ from agents.answer_types import Ner, short_answer
 from agents.answer_types import candidates as typed_candidates
 from agents.choice import Choice, choose
 from agents.question import Kind, QuestionPart, analyse
-from agents.sentence_rank import Candidate, Passage, Weights, anchors, bridge_bonus, scores
+from agents.sentence_rank import (
+    Candidate,
+    Passage,
+    Weights,
+    anchors,
+    bridge_bonus,
+    scores,
+    sentence_candidates,
+)
 from agents.verdict import Verdict, verdict
 from extraction.chunking import split_sentences
 from retrieval.embedder import Embedder
@@ -107,6 +115,17 @@ class ExtractiveOptions:
     max_list_items: int = 10
     list_context: int = 2
 
+    def weights(self) -> Weights:
+        return Weights(
+            self.rank_penalty,
+            self.relation_weight,
+            self.name_weight,
+            self.fact_weight,
+            self.type_weight,
+            self.tense_weight,
+            self.focus_weight,
+        )
+
 
 def extractive_answer(
     question: str,
@@ -129,7 +148,7 @@ def extractive_answer(
     context_ids = {p.chunk_id for p, _ in graph_context}
     main = [h for h in evidence if h.chunk_id not in context_ids] or list(evidence)
     passages = main + [p for p, _ in graph_context if p not in main]
-    cands = _candidates(passages, opts.min_words, ner)
+    cands = sentence_candidates(passages, opts.min_words, ner)
     if not cands:
         return ExtractiveAnswer(
             "No evidence was found for this question.",
@@ -137,16 +156,7 @@ def extractive_answer(
             note=note,
             parts=[PartAnswer(p.text, p.kind, False, None, None) for p in parts],
         )
-    weights = Weights(
-        opts.rank_penalty,
-        opts.relation_weight,
-        opts.name_weight,
-        opts.fact_weight,
-        opts.type_weight,
-        opts.tense_weight,
-        opts.focus_weight,
-    )
-    ranked = scores(question, parts, cands, embedder, weights)
+    ranked = scores(question, parts, cands, embedder, opts.weights())
     overall = ranked.max(axis=0)
     main_ids = {h.chunk_id for h in main}
     in_main = [c.passage.chunk_id in main_ids for c in cands]
@@ -325,19 +335,6 @@ def _graph_lines(
         via = f" (through the graph: {' → '.join(path)})" if path else ""
         lines.append(f"Related{via}: {best_sentence} [{passage.chunk_id}]")
     return lines
-
-
-def _candidates(passages: Sequence[Passage], min_words: int, ner: Ner | None) -> list[Candidate]:
-    found = [
-        (sentence, hit, rank, position)
-        for rank, hit in enumerate(passages)
-        for position, sentence in enumerate(split_sentences(hit.text))
-        if len(sentence.split()) >= min_words
-    ]
-    if ner is None or not found:
-        return [Candidate(*f) for f in found]
-    entities = ner([f[0] for f in found])
-    return [Candidate(*f, entities=tuple(e)) for f, e in zip(found, entities, strict=True)]
 
 
 def _found(part: QuestionPart, best: Candidate, question: str) -> bool:

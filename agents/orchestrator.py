@@ -30,6 +30,7 @@ from agents.confidence import cap_by_parts, evidence_confidence
 from agents.config import AgentSettings
 from agents.extractive import NO_LLM_NOTE, ExtractiveOptions, extractive_answer
 from agents.fewshot import examples_for, render
+from agents.focus import focused
 from agents.loop import AgentContainer, Gathered, OnEvent, gather
 from agents.models import (
     AgenticResult,
@@ -212,6 +213,19 @@ def _llm_answer(
     result: AgenticResult,
 ) -> None:
     searcher = container.searcher()
+    if cfg.synthesis_sentences:
+        whole = evidence
+        ner = spacy_ner(cfg.answer_spacy_model)
+        options = _extractive_options(cfg)
+        evidence = focused(
+            question, whole, container.embedder, cfg.synthesis_sentences, ner, options
+        )
+        audit.write(
+            "focus",
+            sentences=cfg.synthesis_sentences,
+            chunks=[len(whole.items), len(evidence.items)],
+            characters=[sum(len(i.text) for i in b.items) for b in (whole, evidence)],
+        )
 
     def lookup(query: str) -> list[tuple[str, str]]:
         return [(h.chunk_id, h.text) for h in searcher.search(query, cfg.k_per_query)]
@@ -310,11 +324,7 @@ def _offline_answer(
         question,
         evidence.items,
         container.embedder,
-        options=ExtractiveOptions(
-            max_sentences=cfg.extractive_sentences,
-            min_words=cfg.extractive_min_words,
-            rank_penalty=cfg.extractive_rank_penalty,
-        ),
+        options=_extractive_options(cfg),
         graph_context=[(i, i.path) for i in strategic],
         siblings=siblings,
         ner=spacy_ner(cfg.answer_spacy_model),
@@ -327,3 +337,11 @@ def _offline_answer(
         result.warnings.insert(0, NO_LLM_NOTE)
     level, reason = evidence_confidence(g, evidence, result.findings, cfg)
     result.confidence, result.reason = cap_by_parts(level, reason, ex.parts, question)
+
+
+def _extractive_options(cfg: AgentSettings) -> ExtractiveOptions:
+    return ExtractiveOptions(
+        max_sentences=cfg.extractive_sentences,
+        min_words=cfg.extractive_min_words,
+        rank_penalty=cfg.extractive_rank_penalty,
+    )

@@ -32,8 +32,9 @@ from typing import Protocol
 import numpy as np
 
 from agents.answer_facts import carries, coverage, same_time, sentence_stems
-from agents.answer_types import Entity, bridges, candidates
+from agents.answer_types import Entity, Ner, bridges, candidates
 from agents.question import QuestionPart, part_queries
+from extraction.chunking import split_sentences
 from retrieval.embedder import Embedder
 
 
@@ -72,6 +73,22 @@ class Weights:
     # of ``relation``: in "... a series that originally broadcast on what station", a
     # sentence about broadcasting answers, one about the series' star only leads there.
     focus: float = 0.0
+
+
+def sentence_candidates(
+    passages: Sequence[Passage], min_words: int, ner: Ner | None
+) -> list[Candidate]:
+    """Every sentence of ``min_words`` words or more, in evidence order, read by ``ner``."""
+    found = [
+        (sentence, hit, rank, position)
+        for rank, hit in enumerate(passages)
+        for position, sentence in enumerate(split_sentences(hit.text))
+        if len(sentence.split()) >= min_words
+    ]
+    if ner is None or not found:
+        return [Candidate(*f) for f in found]
+    entities = ner([f[0] for f in found])
+    return [Candidate(*f, entities=tuple(e)) for f, e in zip(found, entities, strict=True)]
 
 
 def scores(

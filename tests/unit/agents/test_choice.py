@@ -10,7 +10,8 @@ import pytest
 from agents.answer_types import Ner, spacy_ner
 from agents.choice import choose, options
 from agents.confidence import cap_by_parts
-from agents.extractive import _candidates, extractive_answer
+from agents.extractive import extractive_answer
+from agents.sentence_rank import sentence_candidates
 from retrieval.embedder import SentenceTransformerEmbedder
 
 
@@ -70,7 +71,7 @@ def test_the_options_are_the_names_joined_by_or_at_the_end() -> None:
 def test_the_option_is_read_from_each_options_sentences(
     ner: Ner, question: str, option: str | None
 ) -> None:
-    cands = _candidates(EVIDENCE, 5, ner)
+    cands = sentence_candidates(EVIDENCE, 5, ner)
     found = choose(question, cands, np.zeros(len(cands)))
     assert (found.option if found else None) == option
 

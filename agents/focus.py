@@ -1,0 +1,56 @@
+"""The evidence an LLM reads: the sentences of each chunk that the offline ranking puts first.
+
+A small model given a dozen whole chunks (about 2,000 tokens) spends most of its time reading
+them on a CPU, and answers from whichever sentence shares the question's words. The offline
+answer's ranking (``agents.sentence_rank``: relation words weighted by rarity, candidates of
+the asked type, the multi-hop bridge) already knows which sentences can answer. The model
+reads those, each in its chunk under the chunk's id, with the chunk's first sentence, which
+names what "he" or "the film" in the others stands for. Quotes stay verbatim: every kept
+sentence is a sentence of its chunk.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import numpy as np
+
+from agents.answer_types import Ner
+from agents.extractive import ExtractiveOptions
+from agents.models import EvidenceBundle
+from agents.question import analyse
+from agents.sentence_rank import anchors, bridge_bonus, scores, sentence_candidates
+from extraction.chunking import split_sentences
+from retrieval.embedder import Embedder
+
+
+def focused(
+    question: str,
+    evidence: EvidenceBundle,
+    embedder: Embedder,
+    keep: int,
+    ner: Ner | None = None,
+    options: ExtractiveOptions | None = None,
+) -> EvidenceBundle:
+    """``evidence`` cut to its ``keep`` best sentences for ``question`` (plus the first
+    sentence of each chunk that keeps one), chunks in evidence order, sentences in chunk
+    order; chunks with none kept are left out. Unchanged when it has no more than ``keep``."""
+    opts = options or ExtractiveOptions()
+    cands = sentence_candidates(evidence.items, opts.min_words, ner)
+    if keep <= 0 or len(cands) <= keep:
+        return evidence
+    overall = scores(question, analyse(question), cands, embedder, opts.weights()).max(axis=0)
+    first_hop = anchors(cands, overall, [], opts.anchor_documents)
+    ranking = overall + bridge_bonus(cands, first_hop, question, opts.bridge_weight)
+    kept: dict[str, set[int]] = defaultdict(set)
+    for i in np.argsort(-ranking)[:keep]:
+        kept[cands[int(i)].passage.chunk_id].add(cands[int(i)].position)
+    items = []
+    for item in evidence.items:
+        positions = kept.get(item.chunk_id)
+        if not positions:
+            continue
+        sentences = split_sentences(item.text)
+        text = " ".join(sentences[p] for p in sorted(positions | {0}))
+        items.append(item.model_copy(update={"text": text}))
+    return EvidenceBundle(items=items)
