@@ -14,11 +14,12 @@ from agents.audit import read
 from agents.config import AgentSettings
 from agents.models import AgenticResult
 from agents.orchestrator import answer
+from extraction.chunking import split_sentences
 from kg.container import Container
 from llm import LlmSettings
 from llm.openai_compat import OpenAICompatClient
 from tests.fakes.openai_server import FakeOpenAIServer, Reply
-from tests.integration.agents.conftest import Script, Step
+from tests.integration.agents.conftest import Script, Step, evidence_texts
 
 QUESTION = "What are NMHT's priorities for the next 12 months?"
 PLAN: dict[str, Any] = {
@@ -147,3 +148,50 @@ def test_an_answer_of_citations_without_findings_falls_back_to_the_extractive_on
     assert "only citations and no findings" in result.note
     # The extractive answer quotes the evidence in words, with its citations.
     assert result.findings and result.citations and "PRIMARY" not in result.answer
+
+
+def _quoting_first(body: dict[str, Any]) -> Reply:
+    """A correct reply: the first sentence of the first evidence chunk, quoted and cited."""
+    from tests.integration.agents.conftest import evidence_texts
+
+    chunk_id, text = next(iter(evidence_texts(body).items()))
+    sentence = text.split(". ")[0].strip().rstrip(".")
+    finding = {"text": sentence, "kind": "FACT", "citations": [chunk_id]}
+    return _synthesis(f'The evidence says "{sentence}" [{chunk_id}].', [finding])
+
+
+def _ask_passing(container: Container, settings: AgentSettings) -> tuple[Script, AgenticResult]:
+    """QUESTION answered by ``_quoting_first`` and passed by the LLM checker."""
+    script = Script(
+        planner=[Reply.json(PLAN)],
+        synthesis=[_quoting_first],
+        verifier=[Reply.json({"problems": [], "supported": True})],
+    )
+    with FakeOpenAIServer(responder=script) as server:
+        llm = OpenAICompatClient(LlmSettings(base_url=server.base_url, model="m", max_retries=0))
+        return script, answer(container, QUESTION, llm=llm, settings=settings)
+
+
+def test_the_model_reads_the_best_sentences_of_each_chunk(
+    demo_container: Container, agent_settings: AgentSettings
+) -> None:
+    settings = agent_settings.model_copy(update={"synthesis_sentences": 6})
+    script, result = _ask_passing(demo_container, settings)
+    shown = evidence_texts(script.calls["synthesis"][0])
+    whole = {h.chunk_id: h.text for h in demo_container.store.get_chunks(list(shown))}
+    assert shown and set(shown) <= set(result.used_chunk_ids)
+    for chunk_id, text in shown.items():
+        # Sentences of the chunk, verbatim; never more than the chunk.
+        assert all(s in whole[chunk_id] for s in split_sentences(text))
+    assert sum(map(len, shown.values())) < sum(map(len, whole.values()))
+    # The priorities the question asks for are among what the model reads.
+    assert "Priority one" in " ".join(shown.values())
+    events = [e for e in read(Path(result.audit_log)) if e["event"] == "focus"]
+    assert events and events[0]["characters"][1] < events[0]["characters"][0]
+    assert result.mode == "llm" and result.citations
+
+    full = agent_settings.model_copy(update={"synthesis_sentences": 0})
+    script, _ = _ask_passing(demo_container, full)
+    shown = evidence_texts(script.calls["synthesis"][0])
+    whole = {h.chunk_id: h.text for h in demo_container.store.get_chunks(list(shown))}
+    assert {k: v.strip() for k, v in shown.items()} == {k: v.strip() for k, v in whole.items()}
