@@ -131,17 +131,19 @@ class LLMSynthesis:
 
 _ECHO_WORDS = 4  # word n-grams compared
 _ECHO_SHARE = 0.5  # share of the answer's n-grams found in the request
+_WORDS = re.compile(r"\w+")
 
 
 def echoes(answer: str, request: str) -> bool:
     """Whether ``answer`` is mostly the words of ``request``, in its order: half or more of
-    its four-word runs (citations aside) occur in the request."""
-    said = re.sub(r"\[[^\]]*\]", " ", answer).lower().split()
-    asked = " ".join(request.lower().split())
+    its four-word runs (citations and punctuation aside: the model drops the request's
+    commas) occur in the request."""
+    said = _WORDS.findall(re.sub(r"\[[^\]]*\]", " ", answer).lower())
+    asked = " " + " ".join(_WORDS.findall(request.lower())) + " "
     runs = [" ".join(said[i : i + _ECHO_WORDS]) for i in range(len(said) - _ECHO_WORDS + 1)]
     if not runs:
         return False
-    return sum(r in asked for r in runs) / len(runs) >= _ECHO_SHARE
+    return sum(f" {r} " in asked for r in runs) / len(runs) >= _ECHO_SHARE
 
 
 def _chunk_id(cited: str) -> str:
