@@ -82,8 +82,10 @@ class AgentSettings(BaseModel):
     # Evidence passed to synthesis, best first; about 3k tokens of MiniLM-sized chunks.
     max_evidence: int = Field(default=12, ge=1, le=100)
     # Sentences of that evidence the LLM reads (the offline ranking's best, each chunk's first
-    # beside them: ``agents.focus``); 0 for whole chunks.
-    synthesis_sentences: int = Field(default=12, ge=0, le=200)
+    # beside them: ``agents.focus``); 0 for whole chunks. 12 cut the 0.5B model's synthesis
+    # prompt by 30% (2,150 -> 1,510 tokens) but its answer recall on 20+20 benchmark
+    # questions went 0.65 -> 0.50 (HotpotQA) and 0.30 -> 0.35 (MuSiQue): off by default.
+    synthesis_sentences: int = Field(default=0, ge=0, le=200)
 
     # --- critique / stopping ------------------------------------------------
     # Converged when less than this share of a round's evidence is new: another round would
