@@ -29,11 +29,12 @@ PLAN: dict[str, Any] = {
 
 
 def _ask(
-    container: Container, settings: AgentSettings, *synthesis: Step
+    container: Container, settings: AgentSettings, *synthesis: Step, checked: bool = False
 ) -> tuple[Script, AgenticResult]:
     """QUESTION through the loop against a scripted server: the plan, then ``synthesis``'s
-    replies in turn; no SDK retries."""
-    script = Script(planner=[Reply.json(PLAN)], synthesis=list(synthesis))
+    replies in turn (and, ``checked``, the LLM checker passing the answer); no SDK retries."""
+    verifier = [Reply.json({"problems": [], "supported": True})] if checked else []
+    script = Script(planner=[Reply.json(PLAN)], synthesis=list(synthesis), verifier=verifier)
     with FakeOpenAIServer(responder=script) as server:
         llm = OpenAICompatClient(LlmSettings(base_url=server.base_url, model="m", max_retries=0))
         return script, answer(container, QUESTION, llm=llm, settings=settings)
@@ -160,23 +161,11 @@ def _quoting_first(body: dict[str, Any]) -> Reply:
     return _synthesis(f'The evidence says "{sentence}" [{chunk_id}].', [finding])
 
 
-def _ask_passing(container: Container, settings: AgentSettings) -> tuple[Script, AgenticResult]:
-    """QUESTION answered by ``_quoting_first`` and passed by the LLM checker."""
-    script = Script(
-        planner=[Reply.json(PLAN)],
-        synthesis=[_quoting_first],
-        verifier=[Reply.json({"problems": [], "supported": True})],
-    )
-    with FakeOpenAIServer(responder=script) as server:
-        llm = OpenAICompatClient(LlmSettings(base_url=server.base_url, model="m", max_retries=0))
-        return script, answer(container, QUESTION, llm=llm, settings=settings)
-
-
 def test_the_model_reads_the_best_sentences_of_each_chunk(
     demo_container: Container, agent_settings: AgentSettings
 ) -> None:
     settings = agent_settings.model_copy(update={"synthesis_sentences": 6})
-    script, result = _ask_passing(demo_container, settings)
+    script, result = _ask(demo_container, settings, _quoting_first, checked=True)
     shown = evidence_texts(script.calls["synthesis"][0])
     whole = {h.chunk_id: h.text for h in demo_container.store.get_chunks(list(shown))}
     assert shown and set(shown) <= set(result.used_chunk_ids)
@@ -191,7 +180,7 @@ def test_the_model_reads_the_best_sentences_of_each_chunk(
     assert result.mode == "llm" and result.citations
 
     full = agent_settings.model_copy(update={"synthesis_sentences": 0})
-    script, _ = _ask_passing(demo_container, full)
+    script, _ = _ask(demo_container, full, _quoting_first, checked=True)
     shown = evidence_texts(script.calls["synthesis"][0])
     whole = {h.chunk_id: h.text for h in demo_container.store.get_chunks(list(shown))}
     assert {k: v.strip() for k, v in shown.items()} == {k: v.strip() for k, v in whole.items()}
