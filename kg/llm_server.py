@@ -174,8 +174,10 @@ def _read(path: Path) -> str:
 # --- the server process ---------------------------------------------------------------
 
 
-def state_path(data_dir: Path) -> Path:
-    return data_dir / "llm-server.json"
+def state_path(data_dir: Path, port: int) -> Path:
+    """One state file per port: a second model served beside the first (another port) must
+    not make the first one unstoppable."""
+    return data_dir / f"llm-server-{port}.json"
 
 
 def base_url(cfg: LlmServerSettings) -> str:
@@ -191,7 +193,7 @@ def healthy(cfg: LlmServerSettings, timeout_s: float = 2.0) -> bool:
 
 
 def status(data_dir: Path, cfg: LlmServerSettings) -> dict[str, object]:
-    state = _state(data_dir)
+    state = _state(data_dir, cfg.port)
     pid = _pid(state)
     return {
         "running": healthy(cfg),
@@ -205,10 +207,11 @@ def serve(data_dir: Path, cfg: LlmServerSettings, log: Callable[[str], None] = p
     """Start the server unless one answers already; returns the model name it serves."""
     spec = _spec(cfg.model)
     if healthy(cfg):
-        state = _state(data_dir)
+        state = _state(data_dir, cfg.port)
         if state.get("model") not in (None, spec.name):
             raise LlmServerError(
-                f"port {cfg.port} already serves {state.get('model')}; `kg llm stop` first"
+                f"port {cfg.port} already serves {state.get('model')}; "
+                f"`kg llm stop --port {cfg.port}` first"
             )
         return spec.name
     path = assemble(data_dir, cfg.model, log)
@@ -229,7 +232,7 @@ def serve(data_dir: Path, cfg: LlmServerSettings, log: Callable[[str], None] = p
         proc = subprocess.Popen(
             args, stdout=sink, stderr=sink, stdin=subprocess.DEVNULL, start_new_session=True
         )
-    state_path(data_dir).write_text(
+    state_path(data_dir, cfg.port).write_text(
         json.dumps({"pid": proc.pid, "model": spec.name, "port": cfg.port, "path": str(path)})
     )
     deadline = time.monotonic() + cfg.start_timeout_s
@@ -239,14 +242,14 @@ def serve(data_dir: Path, cfg: LlmServerSettings, log: Callable[[str], None] = p
         if healthy(cfg):
             return spec.name
         time.sleep(0.5)
-    stop(data_dir)
+    stop(data_dir, cfg.port)
     raise LlmServerError(f"the LLM server did not answer in {cfg.start_timeout_s:.0f}s")
 
 
-def stop(data_dir: Path) -> bool:
-    """Stop the server this data dir started; False when none was running."""
-    pid = _pid(_state(data_dir))
-    state_path(data_dir).unlink(missing_ok=True)
+def stop(data_dir: Path, port: int) -> bool:
+    """Stop the server this data dir started on ``port``; False when none was running."""
+    pid = _pid(_state(data_dir, port))
+    state_path(data_dir, port).unlink(missing_ok=True)
     if not pid or not _alive(pid):
         return False
     os.kill(pid, signal.SIGTERM)
@@ -258,9 +261,9 @@ def stop(data_dir: Path) -> bool:
     return True
 
 
-def _state(data_dir: Path) -> dict[str, object]:
+def _state(data_dir: Path, port: int) -> dict[str, object]:
     try:
-        value = json.loads(state_path(data_dir).read_text())
+        value = json.loads(state_path(data_dir, port).read_text())
     except (OSError, ValueError):
         return {}
     return value if isinstance(value, dict) else {}

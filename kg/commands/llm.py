@@ -47,20 +47,26 @@ def serve(
 
 
 @llm_app.command("stop")
-def stop() -> None:
-    """Stop the server started from this data dir."""
+def stop(port: Annotated[int | None, typer.Option(help="[KG_LLM_SERVER__PORT]")] = None) -> None:
+    """Stop the server started from this data dir on the port."""
     from kg.llm_server import stop as halt
 
-    out.print("stopped" if halt(get_settings().data_dir) else "not running")
+    settings = get_settings()
+    stopped = halt(settings.data_dir, port or settings.llm_server.port)
+    out.print("stopped" if stopped else "not running")
 
 
 @llm_app.command("status")
-def status(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
-    """Whether the server answers, its process and model."""
+def status(
+    port: Annotated[int | None, typer.Option(help="[KG_LLM_SERVER__PORT]")] = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Whether the server on the port answers, its process and model."""
     from kg.llm_server import status as state
 
     settings = get_settings()
-    info = state(settings.data_dir, settings.llm_server)
+    cfg = settings.llm_server.model_copy(update={"port": port or settings.llm_server.port})
+    info = state(settings.data_dir, cfg)
     if as_json:
         out.print_json(json.dumps(info))
     else:

@@ -32,7 +32,7 @@ def local_llm() -> Iterator[LlmSettings]:
         yield LlmSettings(base_url=base_url(cfg), model=name, timeout_s=600, max_retries=0)
     finally:
         if started:
-            stop(data_dir)
+            stop(data_dir, cfg.port)
 
 
 @pytest.fixture(scope="session")
