@@ -121,7 +121,10 @@ class LLMSynthesis:
             # Small models answer a correction request by repeating it ("The answer states
             # nothing but citations: write the answer in words"): no answer at all.
             raise LlmBadReply("the refined answer repeats the checker's request")
-        return value
+        # ... or put the request in a finding, which would become the answer if the answer
+        # itself says nothing.
+        kept = [f for f in value.findings if not echoes(f.text, text)]
+        return value.model_copy(update={"findings": kept})
 
     def _final(self, step: str, ref: str) -> SynthesisReply:
         value, reply = self._caller.json(step, ref, self._messages, SynthesisReply)

@@ -184,3 +184,27 @@ def test_the_model_reads_the_best_sentences_of_each_chunk(
     shown = evidence_texts(script.calls["synthesis"][0])
     whole = {h.chunk_id: h.text for h in demo_container.store.get_chunks(list(shown))}
     assert {k: v.strip() for k, v in shown.items()} == {k: v.strip() for k, v in whole.items()}
+
+
+def _echo_in_finding(body: dict[str, Any]) -> Reply:
+    """Seen on a MuSiQue question: citations as the answer, the request as the finding."""
+    from tests.integration.agents.conftest import evidence_texts
+
+    chunk_id = next(iter(evidence_texts(body)))
+    finding = {
+        "text": "The answer states nothing but citations: write the answer in words",
+        "kind": "FACT",
+        "citations": [chunk_id],
+    }
+    return _synthesis(f"[{chunk_id}]", [finding])
+
+
+def test_a_finding_that_repeats_the_request_is_dropped(
+    demo_container: Container, agent_settings: AgentSettings
+) -> None:
+    script, result = _ask(demo_container, agent_settings, _citations_only, _echo_in_finding)
+    assert len(script.calls["synthesis"]) == 2
+    # Nothing of the model's is left to answer with: the extractive answer is given.
+    assert result.mode == "llm-failed" and result.confidence != "HIGH"
+    assert "write the answer in words" not in result.answer
+    assert all("write the answer in words" not in f.text for f in result.findings)
