@@ -29,7 +29,11 @@ PLAN: dict[str, Any] = {
 
 
 def _ask(
-    container: Container, settings: AgentSettings, *synthesis: Step, checked: bool = False
+    container: Container,
+    settings: AgentSettings,
+    *synthesis: Step,
+    checked: bool = False,
+    question: str = QUESTION,
 ) -> tuple[Script, AgenticResult]:
     """QUESTION through the loop against a scripted server: the plan, then ``synthesis``'s
     replies in turn (and, ``checked``, the LLM checker passing the answer); no SDK retries."""
@@ -37,7 +41,7 @@ def _ask(
     script = Script(planner=[Reply.json(PLAN)], synthesis=list(synthesis), verifier=verifier)
     with FakeOpenAIServer(responder=script) as server:
         llm = OpenAICompatClient(LlmSettings(base_url=server.base_url, model="m", max_retries=0))
-        return script, answer(container, QUESTION, llm=llm, settings=settings)
+        return script, answer(container, question, llm=llm, settings=settings)
 
 
 def test_llm_down_falls_back_and_says_so(
@@ -208,3 +212,22 @@ def test_a_finding_that_repeats_the_request_is_dropped(
     assert result.mode == "llm-failed" and result.confidence != "HIGH"
     assert "write the answer in words" not in result.answer
     assert all("write the answer in words" not in f.text for f in result.findings)
+
+
+def test_the_model_s_high_stands_only_where_the_offline_checks_allow_it(
+    demo_container: Container, agent_settings: AgentSettings
+) -> None:
+    # The offline answer to this one is HIGH: the model's HIGH stands.
+    direct = "Who is the chief executive of NMHT?"
+    offline = answer(demo_container, direct, settings=agent_settings)
+    assert offline.confidence == "HIGH"
+    _, result = _ask(demo_container, agent_settings, _quoting_first, checked=True, question=direct)
+    assert result.mode == "llm" and result.verifier and result.verifier.passed
+    assert result.confidence == "HIGH"
+    # A subject reached through another ("the trust that ...") is a chain the checks cannot
+    # follow: the model's HIGH becomes MEDIUM, and the reason says why.
+    chain = "What are the priorities of the trust that runs the Riverside ward?"
+    _, result = _ask(demo_container, agent_settings, _quoting_first, checked=True, question=chain)
+    assert result.mode == "llm" and result.verifier and result.verifier.passed
+    assert result.confidence == "MEDIUM"
+    assert "Capped at MEDIUM" in result.reason
