@@ -93,7 +93,9 @@ def test_ask_uses_the_configured_llm(data: Path) -> None:
     assert r.returncode == 0, r.stderr
     result = json.loads(r.stdout)
     assert result["mode"] == "llm" and result["model"] == "fake-model"
-    assert result["answer"].startswith("Five priorities [") and result["confidence"] == "HIGH"
+    assert result["answer"].startswith("Five priorities [")
+    # The model said HIGH; the offline checks could not confirm the listed priorities closely.
+    assert result["confidence"] == "MEDIUM" and "Capped at MEDIUM" in result["reason"]
     assert server.count == 3
     log = Path(result["audit_log"])
     assert "sk-cli-secret" not in log.read_text(encoding="utf-8")
