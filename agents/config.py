@@ -117,8 +117,9 @@ class AgentSettings(BaseModel):
     quote_min_words: int = Field(default=3, ge=1)
     # Refinement passes after a failed verification; the issue asks for exactly one.
     refinement_passes: int = Field(default=1, ge=0, le=3)
-    # Confidence from evidence alone (offline and as the LLM's floor/ceiling check): HIGH needs
-    # this share of citations to be PRIMARY/STRATEGIC and at least min_documents sources.
+    # Confidence of the offline answer from evidence alone: HIGH needs this share of
+    # citations to be PRIMARY/STRATEGIC and at least min_documents sources. (A model's own
+    # HIGH is checked against the offline answer's parts instead: orchestrator._cap_llm_high.)
     high_confidence_share: float = Field(default=0.5, ge=0.0, le=1.0)
     # Audit logs go to <data_dir>/audit unless set.
     audit_dir: Path | None = None

@@ -97,8 +97,6 @@ def _synthesis(answer: str, findings: list[dict[str, Any]]) -> Reply:
 def _label_only(body: dict[str, Any]) -> Reply:
     """What the 0.5B model wrote on most benchmark questions: the evidence header as the
     answer, the content in a finding."""
-    from tests.integration.agents.conftest import evidence_texts
-
     chunk_id, text = next(iter(evidence_texts(body).items()))
     words = " ".join(text.split()[:12])
     finding = {"text": words, "kind": "FACT", "citations": [f"[{chunk_id}] (PRIMARY; x)"]}
@@ -139,8 +137,6 @@ def test_a_refinement_that_repeats_the_request_is_refused(
 
 def _citations_only(body: dict[str, Any]) -> Reply:
     """The 0.5B model's answer on several benchmark questions: one chunk id, no findings."""
-    from tests.integration.agents.conftest import evidence_texts
-
     return _synthesis(f"[{next(iter(evidence_texts(body)))}] (PRIMARY; Some title)", [])
 
 
@@ -157,8 +153,6 @@ def test_an_answer_of_citations_without_findings_falls_back_to_the_extractive_on
 
 def _quoting_first(body: dict[str, Any]) -> Reply:
     """A correct reply: the first sentence of the first evidence chunk, quoted and cited."""
-    from tests.integration.agents.conftest import evidence_texts
-
     chunk_id, text = next(iter(evidence_texts(body).items()))
     sentence = text.split(". ")[0].strip().rstrip(".")
     finding = {"text": sentence, "kind": "FACT", "citations": [chunk_id]}
@@ -192,8 +186,6 @@ def test_the_model_reads_the_best_sentences_of_each_chunk(
 
 def _echo_in_finding(body: dict[str, Any]) -> Reply:
     """Seen on a MuSiQue question: citations as the answer, the request as the finding."""
-    from tests.integration.agents.conftest import evidence_texts
-
     chunk_id = next(iter(evidence_texts(body)))
     finding = {
         "text": "The answer states nothing but citations: write the answer in words",
