@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from agents.question import STOPWORDS, Kind, QuestionPart, stem, words
+from agents.question import STOPWORDS, Kind, QuestionPart, content_stems, stem, words
 
 _NUMBER_WORDS = {
     "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
@@ -94,7 +94,7 @@ def _new(items: list[str], asked: set[str]) -> list[str]:
     """Items with a word the question did not use."""
     out = []
     for item in items:
-        stems = {stem(w) for w in words(item)} - STOPWORDS
+        stems = set(content_stems(item)) - STOPWORDS
         if stems and not stems <= asked:
             out.append(item)
     return out

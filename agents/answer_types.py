@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from agents.question import STOPWORDS, Kind, stem, words
+from agents.question import STOPWORDS, Kind, content_stems, stem
 
 # (entity text, NER label) per sentence.
 Entity = tuple[str, str]
@@ -59,7 +59,7 @@ def spacy_ner(model: str) -> Ner | None:
 
 
 def _stems(text: str) -> set[str]:
-    return {stem(w) for w in words(text)} - STOPWORDS
+    return set(content_stems(text)) - STOPWORDS
 
 
 def new_entities(entities: Sequence[Entity], question: str) -> list[Entity]:

@@ -91,6 +91,13 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text)
 
 
+def content_stems(text: str) -> list[str]:
+    """Stems of the words that are not function words, in order, once each. Function words
+    are dropped before stemming, as some stem into no stopword ("does" -> "doe", "this" ->
+    "thi")."""
+    return list(dict.fromkeys(stem(w) for w in words(text) if w.lower() not in STOPWORDS))
+
+
 def split_parts(question: str) -> list[str]:
     """The question's parts: "How many X and how many Y?" is two questions, each needing its
     own evidence. A question with one interrogative stays whole."""

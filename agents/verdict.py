@@ -23,7 +23,7 @@ from typing import Literal
 import numpy as np
 
 from agents.answer_types import candidates
-from agents.question import STOPWORDS, kind_of, stem, words
+from agents.question import STOPWORDS, content_stems, kind_of, stem, words
 from agents.sentence_rank import Candidate
 
 # Question words that frame the comparison rather than name a property.
@@ -103,11 +103,8 @@ def _property(
     question: str, subjects: dict[str, list[int]], cands: Sequence[Candidate], ranking: np.ndarray
 ) -> Verdict | None:
     named = {stem(w) for s in subjects for w in words(s)}
-    wanted = [
-        w
-        for w in dict.fromkeys(stem(x) for x in words(question)[1:])
-        if w not in STOPWORDS and w not in _FRAME and w not in named
-    ]
+    asked = content_stems(question.split(maxsplit=1)[-1])
+    wanted = [w for w in asked if w not in STOPWORDS and w not in _FRAME and w not in named]
     if not wanted:
         return None
     best: list[tuple[float, int]] = []
