@@ -28,6 +28,7 @@ from agents.answer_types import Ner, short_answer
 from agents.answer_types import candidates as typed_candidates
 from agents.choice import Choice, choose
 from agents.question import Kind, QuestionPart, analyse
+from agents.quote import with_subject
 from agents.sentence_rank import (
     Candidate,
     Passage,
@@ -177,10 +178,10 @@ def extractive_answer(
     lines = ["; ".join(lines)] if lines else []
     if list_lines:
         lines.append("\n".join(list_lines))
-    if prose:
-        lines.append(" ".join(f"{s} [{cid}]" for s, cid in prose))
     titles = {h.chunk_id: h.doc_title for h in passages}
     titles.update({c.passage.chunk_id: c.passage.doc_title for c in picked.list_items})
+    if prose:
+        lines.append(" ".join(f"{with_subject(s, titles[cid])} [{cid}]" for s, cid in prose))
     lines += _graph_lines(graph_context, cands, overall, chosen)
     cited = list(dict.fromkeys(cid for _, cid in chosen))
     return ExtractiveAnswer(
@@ -333,7 +334,8 @@ def _graph_lines(
         used.add(passage.chunk_id)
         chosen.append((best_sentence, passage.chunk_id))
         via = f" (through the graph: {' → '.join(path)})" if path else ""
-        lines.append(f"Related{via}: {best_sentence} [{passage.chunk_id}]")
+        quoted = with_subject(best_sentence, passage.doc_title)
+        lines.append(f"Related{via}: {quoted} [{passage.chunk_id}]")
     return lines
 
 

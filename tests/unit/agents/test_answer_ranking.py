@@ -123,6 +123,39 @@ def test_a_yes_no_comparison_gets_a_verdict_from_each_subject(
     assert level == "MEDIUM"
 
 
+@pytest.mark.parametrize(("honour", "verdict"), [(", OBE,", "Yes"), ("", "No")])
+def test_a_property_one_subject_has_is_checked_for_the_other(
+    ner: Ner, embedder: SentenceTransformerEmbedder, honour: str, verdict: str
+) -> None:
+    # "Does B also have one?": the auxiliary and "one" name no property; the OBE is what
+    # the question asks of both.
+    evidence = [
+        Doc("lee", "Ann Lee", "Ann Lee, OBE, (born 1950) is an English film director."),
+        Doc("kim", "Bo Kim", f"Bo Kim{honour} (born 1961) is an English film director."),
+    ]
+    question = "The director Ann Lee has an OBE. Does the director Bo Kim also have one?"
+    ex = extractive_answer(question, evidence, embedder, ner=ner)
+    assert ex.answer.startswith(f"{verdict} [")
+
+
+def test_a_quoted_pronoun_names_its_passage(
+    ner: Ner, embedder: SentenceTransformerEmbedder
+) -> None:
+    evidence = [
+        Doc(
+            "ada",
+            "Ada Stone",
+            "Ada Stone is a novelist from Norland. She was shortlisted for the Hullford Prize "
+            "in 2004.",
+        ),
+    ]
+    question = "Which prize was Ada Stone shortlisted for?"
+    ex = extractive_answer(question, evidence, embedder, ner=ner)
+    assert "She (Ada Stone) was shortlisted for the Hullford Prize in 2004." in ex.answer
+    # The sentence itself is kept as the evidence says it.
+    assert ("She was shortlisted for the Hullford Prize in 2004.", "ada") in ex.sentences
+
+
 def test_same_place_questions_compare_the_places_named(
     ner: Ner, embedder: SentenceTransformerEmbedder
 ) -> None:

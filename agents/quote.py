@@ -1,0 +1,45 @@
+"""Quoted sentences that still say who they are about.
+
+Evidence sentences are quoted out of their passage, and one that opens with a pronoun ("He
+was runner-up in 1999 ...", "They are native to Asia.") loses its subject on the way: in an
+encyclopaedic passage that subject is nearly always what the passage is about, its title.
+The title is written after the pronoun, in parentheses, so the quote stays verbatim around it.
+Only a title that reads as a name is used ("Eddie Irvine", "Cotula mexicana"): a report's
+title ("NMHT priorities for the next 12 months") is not what its "it" or "they" stands for.
+"""
+
+from __future__ import annotations
+
+import re
+
+_SUBJECT = frozenset({"he", "she", "it", "they"})
+_POSSESSIVE = frozenset({"his", "her", "its", "their"})
+_QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")
+_JOINERS = frozenset({"of", "the", "and", "de", "von", "van", "da", "du", "la", "le", "in", "on"})
+_WORD = re.compile(r"[^\W\d_][\w'’\-]*")
+
+
+def subject_of(title: str) -> str:
+    """The title without its disambiguation ("Eddie Irvine (driver)" -> "Eddie Irvine")."""
+    return _QUALIFIER.sub("", title).strip()
+
+
+def is_name(title: str) -> bool:
+    """Most of the title's words (joiners aside) are capitalised, as in a name."""
+    found = [w for w in _WORD.findall(title) if w.lower() not in _JOINERS]
+    return bool(found) and 2 * sum(w[0].isupper() for w in found) >= len(found)
+
+
+def with_subject(sentence: str, title: str) -> str:
+    """``sentence`` with its opening pronoun resolved to ``title``, when it opens with one
+    and does not name the title itself."""
+    first, _, rest = sentence.partition(" ")
+    word = first.lower()
+    name = subject_of(title)
+    if not rest or not is_name(name) or name.lower() in sentence.lower():
+        return sentence
+    if word in _SUBJECT:
+        return f"{first} ({name}) {rest}"
+    if word in _POSSESSIVE:
+        return f"{first} ({name}'s) {rest}"
+    return sentence
