@@ -103,39 +103,38 @@ def test_the_bridge_sentence_of_a_multi_hop_question_is_quoted(
     assert ("It is based in Hullford, Norland.", "kestrel") in ex.sentences
 
 
+BOTH = "Are Ann Lee and Bo Kim both film directors?"
+# "Does B also have one?": the auxiliary and "one" name no property; the OBE is asked of both.
+ALSO = "The director Ann Lee has an OBE. Does the director Bo Kim also have one?"
+
+
 @pytest.mark.parametrize(
-    ("painter", "verdict"),
-    [("is an English film director", "Yes"), ("is an English painter", "No")],
+    ("question", "lee", "kim", "verdict"),
+    [
+        (BOTH, "", " is an English film director", "Yes"),
+        (BOTH, "", " is an English painter", "No"),
+        (ALSO, ", OBE,", ", OBE, is an English film director", "Yes"),
+        (ALSO, ", OBE,", " is an English film director", "No"),
+    ],
 )
 def test_a_yes_no_comparison_gets_a_verdict_from_each_subject(
-    ner: Ner, embedder: SentenceTransformerEmbedder, painter: str, verdict: str
+    ner: Ner,
+    embedder: SentenceTransformerEmbedder,
+    question: str,
+    lee: str,
+    kim: str,
+    verdict: str,
 ) -> None:
     evidence = [
-        Doc("lee", "Ann Lee", "Ann Lee (born 1950) is an American film director."),
-        Doc("kim", "Bo Kim", f"Bo Kim (born 1961) {painter}."),
+        Doc("lee", "Ann Lee", f"Ann Lee{lee} (born 1950) is an American film director."),
+        Doc("kim", "Bo Kim", f"Bo Kim (born 1961){kim}."),
     ]
-    question = "Are Ann Lee and Bo Kim both film directors?"
     ex = extractive_answer(question, evidence, embedder, ner=ner)
     assert ex.answer.startswith(f"{verdict} [lee] [kim]\n\n")
     assert {cid for _, cid in ex.sentences} == {"lee", "kim"}
     # A verdict read from word overlap is never HIGH.
     level, _ = cap_by_parts("HIGH", "strong evidence", ex.parts)
     assert level == "MEDIUM"
-
-
-@pytest.mark.parametrize(("honour", "verdict"), [(", OBE,", "Yes"), ("", "No")])
-def test_a_property_one_subject_has_is_checked_for_the_other(
-    ner: Ner, embedder: SentenceTransformerEmbedder, honour: str, verdict: str
-) -> None:
-    # "Does B also have one?": the auxiliary and "one" name no property; the OBE is what
-    # the question asks of both.
-    evidence = [
-        Doc("lee", "Ann Lee", "Ann Lee, OBE, (born 1950) is an English film director."),
-        Doc("kim", "Bo Kim", f"Bo Kim{honour} (born 1961) is an English film director."),
-    ]
-    question = "The director Ann Lee has an OBE. Does the director Bo Kim also have one?"
-    ex = extractive_answer(question, evidence, embedder, ner=ner)
-    assert ex.answer.startswith(f"{verdict} [")
 
 
 def test_a_quoted_pronoun_names_its_passage(
