@@ -181,7 +181,8 @@ def extractive_answer(
     titles = {h.chunk_id: h.doc_title for h in passages}
     titles.update({c.passage.chunk_id: c.passage.doc_title for c in picked.list_items})
     if prose:
-        lines.append(" ".join(f"{with_subject(s, titles[cid])} [{cid}]" for s, cid in prose))
+        quoted = (f"{with_subject(s, titles.get(cid, ''))} [{cid}]" for s, cid in prose)
+        lines.append(" ".join(quoted))
     lines += _graph_lines(graph_context, cands, overall, chosen)
     cited = list(dict.fromkeys(cid for _, cid in chosen))
     return ExtractiveAnswer(

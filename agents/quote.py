@@ -4,8 +4,10 @@ Evidence sentences are quoted out of their passage, and one that opens with a pr
 was runner-up in 1999 ...", "They are native to Asia.") loses its subject on the way: in an
 encyclopaedic passage that subject is nearly always what the passage is about, its title.
 The title is written after the pronoun, in parentheses, so the quote stays verbatim around it.
-Only a title that reads as a name is used ("Eddie Irvine", "Cotula mexicana"): a report's
-title ("NMHT priorities for the next 12 months") is not what its "it" or "they" stands for.
+Only a title that reads as a name is used ("Eddie Irvine", "Cotula mexicana", and a report
+in title case, "NHCP Digital Strategy 2026-2029", whose "It was approved by ..." is the report
+itself); a title in sentence case ("List of crisis cafés in the region") is a description, and
+its "it" is seldom the whole of it.
 """
 
 from __future__ import annotations
