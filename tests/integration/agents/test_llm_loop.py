@@ -81,6 +81,10 @@ def test_a_cut_off_synthesis_is_not_resent_and_caps_confidence(
     assert any(e["event"] == "llm_error" and e["kind"] == "LlmCutOff" for e in events)
 
 
+def _fact(text: str, citation: str) -> dict[str, Any]:
+    return {"text": text, "kind": "FACT", "citations": [citation]}
+
+
 def _synthesis(answer: str, findings: list[dict[str, Any]]) -> Reply:
     """A synthesis reply of the shape the model is asked for, claiming HIGH confidence."""
     return Reply.json(
@@ -99,7 +103,7 @@ def _label_only(body: dict[str, Any]) -> Reply:
     answer, the content in a finding."""
     chunk_id, text = next(iter(evidence_texts(body).items()))
     words = " ".join(text.split()[:12])
-    finding = {"text": words, "kind": "FACT", "citations": [f"[{chunk_id}] (PRIMARY; x)"]}
+    finding = _fact(words, f"[{chunk_id}] (PRIMARY; x)")
     return _synthesis(f"[{chunk_id}] (PRIMARY; Some title (2024 plan))", [finding])
 
 
@@ -155,7 +159,7 @@ def _quoting_first(body: dict[str, Any]) -> Reply:
     """A correct reply: the first sentence of the first evidence chunk, quoted and cited."""
     chunk_id, text = next(iter(evidence_texts(body).items()))
     sentence = text.split(". ")[0].strip().rstrip(".")
-    finding = {"text": sentence, "kind": "FACT", "citations": [chunk_id]}
+    finding = _fact(sentence, chunk_id)
     return _synthesis(f'The evidence says "{sentence}" [{chunk_id}].', [finding])
 
 
@@ -187,12 +191,8 @@ def test_the_model_reads_the_best_sentences_of_each_chunk(
 def _echo_in_finding(body: dict[str, Any]) -> Reply:
     """Seen on a MuSiQue question: citations as the answer, the request as the finding."""
     chunk_id = next(iter(evidence_texts(body)))
-    finding = {
-        "text": "The answer states nothing but citations: write the answer in words",
-        "kind": "FACT",
-        "citations": [chunk_id],
-    }
-    return _synthesis(f"[{chunk_id}]", [finding])
+    request = "The answer states nothing but citations: write the answer in words"
+    return _synthesis(f"[{chunk_id}]", [_fact(request, chunk_id)])
 
 
 def test_a_finding_that_repeats_the_request_is_dropped(
