@@ -35,7 +35,7 @@ from extraction.nlp import load_pipeline
 
 # Bump whenever the extraction output for the same text changes: stored documents written by
 # another version are re-extracted by the next ingest or sync.
-EXTRACTOR_VERSION = "spacy-rules-3"
+EXTRACTOR_VERSION = "spacy-rules-4"
 
 
 class Pattern(NamedTuple):
@@ -64,6 +64,10 @@ RELATION_PATTERNS: dict[str, Pattern] = {
     "oversees": Pattern("OVERSEES"),
 }
 _WORD = re.compile(r"[^\W\d_]+")
+# Kinds of name that write reports and say "we" in them.
+_AUTHORS = frozenset({ACRONYM, "ORGANIZATION"})
+# "We", "our", "us": in a report, the body that wrote it ("US" in capitals is a country).
+_FIRST_PERSON = re.compile(r"\b(?:[Ww]e|us|[Oo]urs?|[Oo]urselves)\b")
 _CLOSERS = frozenset({")", "]", '"', "”", "’"})
 _LONGEST_PATTERN = max(len(p.split()) for p in RELATION_PATTERNS)
 # cue (alphabetic words between two names, ending the gap) -> (method, alias is the first name)
@@ -167,6 +171,11 @@ class SpacyRuleExtractor:
                     for b in keys[i + 1 :]:
                         cf.relations.append(RelationFact(a, CO_OCCURS, b, CO_OCCURRENCE_WEIGHT))
             facts.chunks.append(cf)
+        author = _author(title_key, {k for k in strong if facts.types.get(k) in _AUTHORS})
+        if author:
+            for doc, cf in zip(parsed, facts.chunks, strict=True):
+                if _FIRST_PERSON.search(doc.text):
+                    cf.mentions[author] += 1
         # A word capitalised mid-sentence anywhere in the document is a name everywhere in it.
         facts.weak -= strong | {title_key}
         if facts.weak:
@@ -245,6 +254,14 @@ def _words(doc: Any, start: int, stop: int) -> tuple[list[str], int]:
             words.append(tok.lower_)
         k += 1
     return words, k
+
+
+def _author(title_key: str, names: set[str]) -> str:
+    """The name a title begins with, when the text states it too ("NMHT Priorities for the
+    Next 12 Months" -> "nmht"): reports are titled by the body that wrote them, and their
+    "we" is that body, so a passage that says only "we will recruit 24 therapists" is still
+    about NMHT. The longest such name; none when the title is a name itself."""
+    return max((k for k in names if title_key.startswith(k + " ")), key=len, default="")
 
 
 def _skip_words(doc: Any, start: int, n: int) -> int:

@@ -72,6 +72,21 @@ def test_each_part_of_a_two_part_question_gets_its_fact(
     assert "not found" not in result.reason and "no number" not in result.reason
 
 
+def test_a_report_that_says_we_answers_for_its_author(
+    demo_container: Container, audit: Path
+) -> None:
+    # The priorities paper says "we will ... recruit 24 additional therapists", never "NMHT":
+    # extraction reads the report's "we" as the trust its title begins with.
+    result = _run(demo_container, audit, "How many therapists will NMHT recruit?")
+    assert result.answer.startswith("24 ["), result.answer
+    quoted = _quoted(result)
+    (sentence,) = [s for s in quoted if "24 additional therapists" in s]
+    assert _in_chunk(demo_container, sentence, quoted[sentence])
+    titles = {c.chunk_id: c.document_title for c in result.citations}
+    assert titles[quoted[sentence]] == "NMHT Priorities for the Next 12 Months"
+    assert result.confidence == "HIGH", result.reason
+
+
 def test_confidence_is_not_high_when_a_part_is_not_found(
     demo_container: Container, audit: Path
 ) -> None:

@@ -135,3 +135,18 @@ def test_extract_many_keeps_documents_apart() -> None:
     many = SpacyRuleExtractor().extract_many([("A", ["Kelby is near NMHT."]), ("B", ["RUHT."])])
     assert "nmht" in many[0].surfaces and "nmht" not in many[1].surfaces
     assert many[1].chunks[0].mentions["ruht"] == 1
+
+
+def test_a_report_says_we_for_the_organisation_its_title_begins_with() -> None:
+    facts = _facts(
+        "This paper sets out what NMHT will do.",
+        "We will recruit 24 additional therapists.",
+        "Our cafés open in Kelby.",
+        "The US agreed. Kelby grows.",
+        title="NMHT Priorities for the Next 12 Months",
+    )
+    assert [c.mentions["nmht"] for c in facts.chunks] == [1, 1, 1, 0]
+    # the author must be named in the text, and be an organisation rather than a place
+    for title in ("RUHT Priorities", "Kelby Annual Report"):
+        facts = _facts("Kelby grows. We will recruit.", title=title)
+        assert facts.chunks[0].mentions == {normalize_name(title): 1, "kelby": 1}
