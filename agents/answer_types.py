@@ -36,6 +36,10 @@ _LABELS: dict[str, frozenset[str]] = {
          "LANGUAGE", "LAW"}
     ),
 }  # fmt: skip
+# Kinds answered by names, which a sentence can list ("A, B and C").
+_NAME_KINDS = frozenset({"PERSON", "PLACE", "THING"})
+_NAME = r"[A-Z][\w'’.\-]*(?:\s+[A-Z][\w'’.\-]*)*"
+_LIST_TAIL = re.compile(rf"(?:,\s+{_NAME})*,?\s+and\s+{_NAME}")
 # Labels of things a multi-hop question can pass through (the bridge): names, not amounts.
 _BRIDGE_LABELS = _LABELS["THING"]
 # Kinds whose candidates are checked closely enough for HIGH confidence: a THING may be any name.
@@ -97,7 +101,22 @@ def short_answer(
         at = sentence.find(text)
         return min((abs(at - a) for a in anchors), default=at)
 
-    return min(found, key=distance)
+    best = min(found, key=distance)
+    return _with_list_tail(sentence, best) if kind in _NAME_KINDS else best
+
+
+def _with_list_tail(sentence: str, text: str) -> str:
+    """A name that begins a list answers with the whole list: "cafés in Oakhallow, Wetherdale
+    and Millbridge" answers "where" with all three, though NER read "Wetherdale and
+    Millbridge" as one organisation."""
+    at = sentence.find(text)
+    tail = _LIST_TAIL.match(sentence, at + len(text)) if at >= 0 else None
+    if tail is None:
+        return text
+    listed = tail.group(0)
+    if tail.end() >= len(sentence.rstrip()) and listed.endswith("."):
+        listed = listed[:-1]  # the sentence's full stop, not the last name's
+    return text + listed
 
 
 def _joined(sentence: str, found: list[str]) -> list[str]:

@@ -59,6 +59,22 @@ def test_candidates_are_new_entities_of_the_asked_label() -> None:
     assert short_answer("PLACE", sentence, entities, question) == "Hullford, Norland"
 
 
+def test_a_name_that_begins_a_list_answers_with_the_list() -> None:
+    question = "Where will the trust open new cafés?"
+    sentence = "We will add cafés in Oakhallow, Wetherdale and Millbridge by March 2027."
+    # As the small NER model reads it: the last two places as one organisation.
+    entities = [("Oakhallow", "GPE"), ("Wetherdale and Millbridge", "ORG"), ("March 2027", "DATE")]
+    listed = "Oakhallow, Wetherdale and Millbridge"
+    assert short_answer("PLACE", sentence, entities, question) == listed
+    sentence = "Good Omens was written by Ann Lee and Bo Tan."
+    entities = [("Good Omens", "WORK_OF_ART"), ("Ann Lee", "PERSON"), ("Bo Tan", "PERSON")]
+    asked = "Who wrote Good Omens?"
+    assert short_answer("PERSON", sentence, entities, asked) == "Ann Lee and Bo Tan"
+    # Numbers and dates are not lists of names.
+    sentence = "The cafés open on 3 March and Easter Monday."
+    assert short_answer("DATE", sentence, [("3 March", "DATE")], "When?") == "3 March"
+
+
 def test_the_sentence_holding_the_asked_type_is_quoted_and_its_answer_leads(
     ner: Ner, embedder: SentenceTransformerEmbedder
 ) -> None:
@@ -240,4 +256,4 @@ def test_the_clause_that_asks_outranks_the_words_that_lead_to_its_subject(
     # Without the asked clause's weight, the sentence sharing more words wins.
     unfocused = ExtractiveOptions(max_sentences=1, focus_weight=0.0)
     ex = extractive_answer(question, evidence, embedder, ner=ner, options=unfocused)
-    assert ex.parts[0].phrase == "Ben Cole"
+    assert ex.parts[0].phrase == "Ben Cole and Cara Day"  # the list the name begins
