@@ -20,6 +20,7 @@ Kind = Literal["NUMBER", "DATE", "PERSON", "PLACE", "LIST", "YESNO", "THING"]
 
 _WORD = re.compile(r"[^\W\d_][\w'’\-]*|\d[\d,.]*")
 _WH = r"(?:how|what|which|who|whom|whose|when|where|why)"
+_PREPOSITION = re.compile(r"^(?:in|on|at|of|for|from|to|during|by)\s+")
 # "..., and how many ...": a second question joined to the first.
 _SPLIT = re.compile(rf"\s*(?:,\s*)?(?:\band\b|;)\s+(?={_WH}\b)", re.IGNORECASE)
 _AUX = re.compile(
@@ -154,7 +155,8 @@ def kind_of(part: str) -> Kind:
     part = interrogative_sentence(part)
     whole = part.strip().lower()
     lowered = asked_phrase(part).lower()
-    if _HOW_QUANTITY.match(lowered):
+    # "By how much ...", "For how long ...": the preposition does not change what is asked.
+    if _HOW_QUANTITY.match(_PREPOSITION.sub("", lowered)):
         return "NUMBER"
     if re.match(r"^(in\s+)?(when|what\s+year|which\s+year)\b", lowered):
         return "DATE"

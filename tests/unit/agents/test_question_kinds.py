@@ -13,6 +13,7 @@ from agents.question import analyse, part_queries, split_parts, stem
     [
         ("How many moons does Jupiter have?", "NUMBER"),
         ("What percentage of voters chose Smith?", "NUMBER"),
+        ("By how much will the trust cut the use of restraint?", "NUMBER"),
         ("When was the bridge opened?", "DATE"),
         ("In what year did the war end?", "DATE"),
         ("Who wrote the novel?", "PERSON"),
