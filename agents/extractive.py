@@ -18,7 +18,7 @@ with the path that reached it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -139,11 +139,15 @@ def extractive_answer(
     note: str = NO_LLM_NOTE,
     siblings: Siblings | None = None,
     ner: Ner | None = None,
+    about: Collection[str] = (),
 ) -> ExtractiveAnswer:
     """``graph_context``: (passage, path) pairs reached through the graph; each gets its own
     line with its path, and they are kept out of the main sentences so the path is shown.
     ``ner``: named entities per sentence (``agents.answer_types.spacy_ner``), for candidates
-    of the asked type; without it only the capitalised-span rules apply."""
+    of the asked type; without it only the capitalised-span rules apply. ``about``: ids of
+    the passages that mention an entity the question names; when given, the sentences
+    quoted beside a list come from them (passages reached through the graph have their own
+    lines)."""
     opts = options or ExtractiveOptions(max_sentences=max_sentences)
     parts = analyse(question)
     context_ids = {p.chunk_id for p, _ in graph_context}
@@ -169,7 +173,12 @@ def extractive_answer(
     room = len(chosen) + opts.list_context if list_lines else opts.max_sentences
     first_hop = anchors(cands, overall, [s for s, _ in chosen], opts.anchor_documents)
     fill = overall + bridge_bonus(cands, first_hop, question, opts.bridge_weight)
-    _fill(chosen, cands, fill, in_main, room)
+    usable = in_main
+    if list_lines and about:
+        # Beside a list, context comes from passages about the question's subject: one
+        # trust's priorities are not explained by another trust's "Priority one is ...".
+        usable = [m and c.passage.chunk_id in about for m, c in zip(in_main, cands, strict=True)]
+    _fill(chosen, cands, fill, usable, room)
     listed = set(list_lines)
     prose = [(s, cid) for s, cid in chosen if f"- {s} [{cid}]" not in listed]
     # The short answer leads, cited to the sentence it was read from; then a list when one

@@ -344,6 +344,7 @@ def _extractive(
         graph_context=[(i, i.path) for i in strategic],
         siblings=siblings,
         ner=spacy_ner(cfg.answer_spacy_model),
+        about={i.chunk_id for i in evidence.items if i.tag == "PRIMARY"},
     )
 
 

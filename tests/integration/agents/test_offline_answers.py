@@ -51,6 +51,8 @@ def test_a_list_question_quotes_every_listed_item_with_its_chunk(
         assert _in_chunk(demo_container, item, quoted[item])
     titles = {c.chunk_id: c.document_title for c in result.citations}
     assert {titles[quoted[i]] for i in items} == {"NMHT Priorities for the Next 12 Months"}
+    # Beside the list, no other trust's priorities ("Priority one is shorter waits ...").
+    assert "RUHT Priorities for the Next 12 Months" not in titles.values(), result.answer
     # The items come first, in the document's order.
     positions = [result.answer.index(i) for i in items]
     assert positions == sorted(positions) and positions[0] < 5
