@@ -72,8 +72,35 @@ def load_pipeline(model: str) -> Any:
         return nlp
 
 
+# A unit letter and full stop written onto a number ("£48.5m."): the tokenizer keeps "m."
+# whole, as it keeps an initial ("J."), so the sentencizer never ends the sentence there.
+_UNIT_STOP = re.compile(r"^[a-z]{1,2}\.$")
+_COMPONENT = "amount_full_stops"
+
+
+def _amount_full_stops(doc: Any) -> Any:
+    """A sentence ends after "£18.6m." when a capitalised word follows: unit letters are lower
+    case, initials are not, so "J. Smith" stays one sentence."""
+    for i in range(1, len(doc) - 1):
+        unit, after = doc[i], doc[i + 1]
+        number = doc[i - 1]
+        if (
+            _UNIT_STOP.match(unit.text)
+            and number.like_num
+            and not number.whitespace_
+            and unit.whitespace_
+            and after.text[:1].isupper()
+        ):
+            after.is_sent_start = True
+    return doc
+
+
 def _build(model: str) -> Any:
     import spacy
+    from spacy.language import Language
+
+    if _COMPONENT not in Language.factories:
+        Language.component(_COMPONENT, func=_amount_full_stops)
 
     if not model:
         nlp = spacy.blank("en")
@@ -87,6 +114,7 @@ def _build(model: str) -> Any:
             ) from exc
     if "sentencizer" not in nlp.pipe_names:
         nlp.add_pipe("sentencizer", first=True)
+    nlp.add_pipe(_COMPONENT, after="sentencizer")
     return nlp
 
 

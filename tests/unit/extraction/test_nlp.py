@@ -31,7 +31,17 @@ def test_unknown_model_is_a_config_error() -> None:
 
 def test_empty_setting_means_rules_alone() -> None:
     assert resolve_model("") == ""
-    assert load_pipeline("").pipe_names == ["sentencizer"]
+    assert load_pipeline("").pipe_names == ["sentencizer", "amount_full_stops"]
+
+
+def test_an_amount_with_its_scale_ends_a_sentence() -> None:
+    # The tokenizer keeps "m." whole, as it keeps an initial; a unit letter is lower case.
+    text = "The deficit is £18.6m. The capital programme is £48.5m. Then J. Smith left at 5 p.m."
+    expected = ["The deficit is £18.6m.", "The capital programme is £48.5m."]
+    assert split_sentences(text) == [*expected, "Then J. Smith left at 5 p.m."]
+    for model in ("", resolve_model("auto")):
+        doc = load_pipeline(model)(text)
+        assert [s.text for s in doc.sents][:2] == expected
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +52,7 @@ def trained() -> SpacyRuleExtractor:
 
 
 def test_trained_pipeline_runs_its_ner_only(trained: SpacyRuleExtractor) -> None:
-    assert trained._pipeline().pipe_names == ["sentencizer", "ner"]
+    assert trained._pipeline().pipe_names == ["sentencizer", "amount_full_stops", "ner"]
     assert trained.version.endswith(f"+{DEFAULT_TRAINED}")
 
 
