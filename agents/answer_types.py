@@ -36,6 +36,8 @@ _LABELS: dict[str, frozenset[str]] = {
          "LANGUAGE", "LAW"}
     ),
 }  # fmt: skip
+_CURRENCY = frozenset("£$€¥")
+_SCALE = re.compile(r"(?:bn|m|k|%)(?!\w)")
 # Kinds answered by names, which a sentence can list ("A, B and C").
 _NAME_KINDS = frozenset({"PERSON", "PLACE", "THING"})
 _NAME = r"[A-Z][\w'’.\-]*(?:\s+[A-Z][\w'’.\-]*)*"
@@ -102,7 +104,20 @@ def short_answer(
         return min((abs(at - a) for a in anchors), default=at)
 
     best = min(found, key=distance)
+    if kind == "NUMBER":
+        return _with_marks(sentence, best)
     return _with_list_tail(sentence, best) if kind in _NAME_KINDS else best
+
+
+def _with_marks(sentence: str, text: str) -> str:
+    """An amount with the currency sign and scale written onto it: NER reads "48.5" out of
+    "£48.5m", which alone says neither pounds nor millions."""
+    at = sentence.find(text)
+    if at < 0:
+        return text
+    start = at - 1 if at > 0 and sentence[at - 1] in _CURRENCY else at
+    scale = _SCALE.match(sentence, at + len(text))
+    return sentence[start : scale.end() if scale else at + len(text)]
 
 
 def _with_list_tail(sentence: str, text: str) -> str:

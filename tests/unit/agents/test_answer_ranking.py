@@ -75,6 +75,17 @@ def test_a_name_that_begins_a_list_answers_with_the_list() -> None:
     assert short_answer("DATE", sentence, [("3 March", "DATE")], "When?") == "3 March"
 
 
+def test_an_amount_keeps_its_currency_sign_and_scale() -> None:
+    # NER reads "48.5" out of "£48.5m", which alone says neither pounds nor millions.
+    sentence = "The capital programme is £48.5m and includes a new centre."
+    asked = "How much is the capital programme?"
+    assert short_answer("NUMBER", sentence, [("48.5", "MONEY")], asked) == "£48.5m"
+    assert (
+        short_answer("NUMBER", "Use rose 12% in 2020.", [("12", "PERCENT")], "By how much?")
+        == "12%"
+    )
+
+
 def test_the_sentence_holding_the_asked_type_is_quoted_and_its_answer_leads(
     ner: Ner, embedder: SentenceTransformerEmbedder
 ) -> None:
