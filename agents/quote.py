@@ -14,16 +14,12 @@ from __future__ import annotations
 
 import re
 
+from core.names import unqualified_name
+
 _SUBJECT = frozenset({"he", "she", "it", "they"})
 _POSSESSIVE = frozenset({"his", "her", "its", "their"})
-_QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")
 _JOINERS = frozenset({"of", "the", "and", "de", "von", "van", "da", "du", "la", "le", "in", "on"})
 _WORD = re.compile(r"[^\W\d_][\w'’\-]*")
-
-
-def subject_of(title: str) -> str:
-    """The title without its disambiguation ("Eddie Irvine (driver)" -> "Eddie Irvine")."""
-    return _QUALIFIER.sub("", title).strip()
 
 
 def is_name(title: str) -> bool:
@@ -37,7 +33,7 @@ def with_subject(sentence: str, title: str) -> str:
     and does not name the title itself."""
     first, _, rest = sentence.partition(" ")
     word = first.lower()
-    name = subject_of(title)
+    name = unqualified_name(title)  # "Eddie Irvine (driver)" -> "Eddie Irvine"
     if not rest or not is_name(name) or name.lower() in sentence.lower():
         return sentence
     if word in _SUBJECT:
