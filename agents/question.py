@@ -20,7 +20,9 @@ Kind = Literal["NUMBER", "DATE", "PERSON", "PLACE", "LIST", "YESNO", "THING"]
 
 _WORD = re.compile(r"[^\W\d_][\w'’\-]*|\d[\d,.]*")
 _WH = r"(?:how|what|which|who|whom|whose|when|where|why)"
-_PREPOSITION = re.compile(r"^(?:in|on|at|of|for|from|to|during|by)\s+")
+# A preposition that may lead an interrogative ("in which year", "by how much").
+_PREP = r"(?:in|on|at|of|for|from|to|during|by)"
+_PREPOSITION = re.compile(rf"^{_PREP}\s+")
 # "..., and how many ...": a second question joined to the first.
 _SPLIT = re.compile(rf"\s*(?:,\s*)?(?:\band\b|;)\s+(?={_WH}\b)", re.IGNORECASE)
 _AUX = re.compile(
@@ -107,7 +109,7 @@ def split_parts(question: str) -> list[str]:
 
 
 _WH_ANYWHERE = re.compile(
-    r"\b(?:(?:in|on|at|of|for|from|to|during|by)\s+)?(?:how\s+\w+|what|which|whom|whose|who|when|where)\b",
+    rf"\b(?:{_PREP}\s+)?(?:how\s+\w+|what|which|whom|whose|who|when|where)\b",
     re.IGNORECASE,
 )
 
@@ -117,7 +119,7 @@ def asked_phrase(part: str) -> str:
     statement ending in one ("... is based where?", "... by what company?"), the last one."""
     text = part.strip()
     # "How to Eat, released in which year, ...": a title that starts with "How to" does not ask.
-    starts = re.match(rf"^(?:(?:in|on|at|of|for|from|to|during|by)\s+)?{_WH}\b", text, re.I)
+    starts = re.match(rf"^(?:{_PREP}\s+)?{_WH}\b", text, re.I)
     if starts and not (re.match(r"^how\s+to\b", text, re.I) and _WH_ANYWHERE.search(text, 6)):
         return text
     found = list(_WH_ANYWHERE.finditer(text))
@@ -186,7 +188,7 @@ def _asked_nouns(lowered: str) -> list[str]:
     function word: the asked noun and the modifiers before it, "in which county ..." ->
     ["county"]; "which bollywood actress is ..." -> ["bollywood", "actress"]."""
     m = re.match(
-        r"^(?:in|on|at|of|for|from|to|during|by)?\s*(?:what|which)\s+"
+        rf"^{_PREP}?\s*(?:what|which)\s+"
         r"(?:(?:is|was|are|were)\s+(?:the|a|an)\s+)?([a-z][a-z\s'’-]*)",
         lowered,
     )
