@@ -99,7 +99,7 @@ def _build(model: str) -> Any:
     import spacy
     from spacy.language import Language
 
-    if _COMPONENT not in Language.factories:
+    if not Language.has_factory(_COMPONENT):
         Language.component(_COMPONENT, func=_amount_full_stops)
 
     if not model:
