@@ -81,12 +81,14 @@ _COMPONENT = "amount_full_stops"
 def _amount_full_stops(doc: Any) -> Any:
     """A sentence ends after "£18.6m." when a capitalised word follows: unit letters are lower
     case, initials are not, so "J. Smith" stays one sentence."""
-    for i in range(1, len(doc) - 1):
-        unit, after = doc[i], doc[i + 1]
-        number = doc[i - 1]
+    from spacy.attrs import LIKE_NUM
+
+    # Only the tokens after a number are looked at: a walk over every token cost a fifth of
+    # the blank pipeline's time on the 2Wiki corpus.
+    for n in doc.to_array(LIKE_NUM)[:-2].nonzero()[0].tolist():
+        number, unit, after = doc[n], doc[n + 1], doc[n + 2]
         if (
             _UNIT_STOP.match(unit.text)
-            and number.like_num
             and not number.whitespace_
             and unit.whitespace_
             and after.text[:1].isupper()
