@@ -19,16 +19,17 @@ with the path that reached it.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from agents.answer_facts import carries, coverage, item_head
 from agents.answer_types import Ner, short_answer
 from agents.answer_types import candidates as typed_candidates
+from agents.chain import second_hop
 from agents.choice import Choice, choose
 from agents.question import Kind, QuestionPart, analyse
-from agents.quote import with_subject
+from agents.quote import graph_lines, with_subject
 from agents.sentence_rank import (
     Candidate,
     Passage,
@@ -112,6 +113,8 @@ class ExtractiveOptions:
     # how many documents' best sentences are anchors.
     bridge_weight: float = 0.3
     anchor_documents: int = 2
+    # The best sentences that may name the bridge of a chain (``second_hop``).
+    hop_anchors: int = 3
     # Items of one enumeration quoted at most, and other sentences quoted beside a list.
     max_list_items: int = 10
     list_context: int = 2
@@ -169,6 +172,8 @@ def extractive_answer(
     if ner is not None and len(parts) == 1:
         _decide(question, cands, overall, picked)
     chosen, list_lines = picked.chosen, picked.list_lines
+    if not list_lines:
+        _chain(question, parts, cands, overall, in_main, picked, opts)
     # Beside a list, a couple of sentences of context; otherwise up to max_sentences.
     room = len(chosen) + opts.list_context if list_lines else opts.max_sentences
     first_hop = anchors(cands, overall, [s for s, _ in chosen], opts.anchor_documents)
@@ -192,7 +197,7 @@ def extractive_answer(
     if prose:
         quoted = (f"{with_subject(s, titles.get(cid, ''))} [{cid}]" for s, cid in prose)
         lines.append(" ".join(quoted))
-    lines += _graph_lines(graph_context, cands, overall, chosen)
+    lines += graph_lines(graph_context, cands, overall, chosen)
     cited = list(dict.fromkeys(cid for _, cid in chosen))
     return ExtractiveAnswer(
         "\n\n".join(lines),
@@ -299,6 +304,28 @@ def _decide(
     )
 
 
+def _chain(
+    question: str,
+    parts: Sequence[QuestionPart],
+    cands: list[Candidate],
+    overall: np.ndarray,
+    in_main: list[bool],
+    picked: _Picked,
+    opts: ExtractiveOptions,
+) -> None:
+    """Quote the sentence that answers a chain's second hop (``agents.chain``), and lead
+    with the short answer read from it when there is one."""
+    hop = second_hop(cands, overall, parts, question, opts.hop_anchors)
+    if hop is None or not in_main[hop.index]:
+        return
+    c = cands[hop.index]
+    if (c.sentence, c.passage.chunk_id) not in picked.chosen:
+        picked.chosen.append((c.sentence, c.passage.chunk_id))
+    if hop.phrase:
+        part = picked.parts[0]
+        picked.parts[0] = replace(part, phrase=hop.phrase, read_from=(c.passage.chunk_id,))
+
+
 def _fill(
     chosen: list[tuple[str, str]],
     candidates: list[Candidate],
@@ -322,31 +349,6 @@ def _fill(
                 continue
             docs.add(c.passage.doc_title)
             chosen.append(pair)
-
-
-def _graph_lines(
-    graph_context: Sequence[tuple[Passage, list[str]]],
-    candidates: list[Candidate],
-    overall: np.ndarray,
-    chosen: list[tuple[str, str]],
-) -> list[str]:
-    """One line per passage reached through the graph (not already quoted), with its path;
-    each quoted sentence joins ``chosen``."""
-    lines: list[str] = []
-    used = {cid for _, cid in chosen}
-    for passage, path in graph_context:
-        if passage.chunk_id in used:
-            continue
-        own = [i for i, c in enumerate(candidates) if c.passage.chunk_id == passage.chunk_id]
-        if not own:
-            continue
-        best_sentence = candidates[max(own, key=lambda i: overall[i])].sentence
-        used.add(passage.chunk_id)
-        chosen.append((best_sentence, passage.chunk_id))
-        via = f" (through the graph: {' → '.join(path)})" if path else ""
-        quoted = with_subject(best_sentence, passage.doc_title)
-        lines.append(f"Related{via}: {quoted} [{passage.chunk_id}]")
-    return lines
 
 
 def _found(part: QuestionPart, best: Candidate, question: str) -> bool:

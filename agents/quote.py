@@ -8,12 +8,19 @@ Only a title that reads as a name is used ("Eddie Irvine", "Cotula mexicana", an
 in title case, "NHCP Digital Strategy 2026-2029", whose "It was approved by ..." is the report
 itself); a title in sentence case ("List of crisis cafés in the region") is a description, and
 its "it" is seldom the whole of it.
+
+Passages reached through the graph are quoted on lines of their own, with the path that
+reached them (``graph_lines``).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
+import numpy as np
+
+from agents.sentence_rank import Candidate, Passage
 from core.names import unqualified_name
 
 _SUBJECT = frozenset({"he", "she", "it", "they"})
@@ -41,3 +48,28 @@ def with_subject(sentence: str, title: str) -> str:
     if word in _POSSESSIVE:
         return f"{first} ({name}'s) {rest}"
     return sentence
+
+
+def graph_lines(
+    graph_context: Sequence[tuple[Passage, list[str]]],
+    candidates: list[Candidate],
+    overall: np.ndarray,
+    chosen: list[tuple[str, str]],
+) -> list[str]:
+    """One line per passage reached through the graph (not already quoted), with its path;
+    each quoted sentence joins ``chosen``."""
+    lines: list[str] = []
+    used = {cid for _, cid in chosen}
+    for passage, path in graph_context:
+        if passage.chunk_id in used:
+            continue
+        own = [i for i, c in enumerate(candidates) if c.passage.chunk_id == passage.chunk_id]
+        if not own:
+            continue
+        best_sentence = candidates[max(own, key=lambda i: overall[i])].sentence
+        used.add(passage.chunk_id)
+        chosen.append((best_sentence, passage.chunk_id))
+        via = f" (through the graph: {' → '.join(path)})" if path else ""
+        quoted = with_subject(best_sentence, passage.doc_title)
+        lines.append(f"Related{via}: {quoted} [{passage.chunk_id}]")
+    return lines

@@ -106,24 +106,24 @@ def scores(
     own = [sentence_stems(c.sentence) for c in cands]
     out = np.zeros((len(parts), len(cands)))
     for p_index, part in enumerate(parts):
-        rarity = _rarity(part.relation_words, own)
-        focus = _rarity(part.focus_words, own)
+        rarity = rarity_of(part.relation_words, own)
+        focus = rarity_of(part.focus_words, own)
         for i, c in enumerate(cands):
             _, name = coverage(part, c.sentence, c.passage.doc_title)
             out[p_index, i] = (
                 float(sims[i, p_index])
-                + w.relation * _weighted_share(rarity, own[i])
-                + w.focus * _weighted_share(focus, own[i])
+                + w.relation * weighted_share(rarity, own[i])
+                + w.focus * weighted_share(focus, own[i])
                 + w.name * name
                 + w.fact * float(carries(part.kind, c.sentence, question))
-                + w.typed * _typed(part, c, question)
+                + w.typed * typed(part, c, question)
                 + w.tense * float(same_time(part, c.sentence))
                 - w.rank_penalty * c.rank
             )
     return out
 
 
-def _typed(part: QuestionPart, c: Candidate, question: str) -> float:
+def typed(part: QuestionPart, c: Candidate, question: str) -> float:
     """1 when NER finds a candidate of the asked type. Not for numbers: the number rules
     already see them, and a count can be a list of names ("cafés in A, B and C")."""
     if part.kind == "NUMBER":
@@ -131,13 +131,13 @@ def _typed(part: QuestionPart, c: Candidate, question: str) -> float:
     return float(bool(candidates(part.kind, c.entities or (), question)))
 
 
-def _rarity(relation: Sequence[str], sentences: Sequence[set[str]]) -> dict[str, float]:
+def rarity_of(relation: Sequence[str], sentences: Sequence[set[str]]) -> dict[str, float]:
     """Inverse document frequency of each relation word over the evidence sentences."""
     n = len(sentences)
     return {r: math.log((n + 1) / (1 + sum(r in s for s in sentences))) for r in relation}
 
 
-def _weighted_share(rarity: dict[str, float], sentence: set[str]) -> float:
+def weighted_share(rarity: dict[str, float], sentence: set[str]) -> float:
     total = sum(rarity.values())
     if total <= 0:
         return 0.0

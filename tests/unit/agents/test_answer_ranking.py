@@ -130,6 +130,33 @@ def test_the_bridge_sentence_of_a_multi_hop_question_is_quoted(
     assert ("It is based in Hullford, Norland.", "kestrel") in ex.sentences
 
 
+def test_the_second_hop_is_answered_on_the_bridge_s_own_page(
+    ner: Ner, embedder: SentenceTransformerEmbedder
+) -> None:
+    """The series' page names the network; the network's page says who founded it. That
+    sentence shares few words with the question, yet it is quoted and its person leads."""
+    evidence = [
+        Doc(
+            "tales",
+            "Marsh Tales",
+            "Marsh Tales is a children's series about marsh animals. "
+            "It aired on Harbour Network in Norland and on other networks across Europe.",
+        ),
+        Doc("season", "Marsh Tales (season 1)", "Marsh Tales ran for two seasons on networks."),
+        Doc(
+            "harbour",
+            "Harbour Network",
+            "Harbour Network is a cable channel for children's series and cartoons. "
+            "It was founded by Ann Lee in 1992.",
+        ),
+        Doc("animals", "Marsh animals", "Marsh animals appear in children's series on networks."),
+    ]
+    question = "Marsh Tales is on a network founded by who?"
+    ex = extractive_answer(question, evidence, embedder, ner=ner, max_sentences=2)
+    assert ("It was founded by Ann Lee in 1992.", "harbour") in ex.sentences
+    assert ex.answer.startswith("Ann Lee [harbour]")
+
+
 BOTH = "Are Ann Lee and Bo Kim both film directors?"
 # "Does B also have one?": the auxiliary and "one" name no property; the OBE is asked of both.
 ALSO = "The director Ann Lee has an OBE. Does the director Bo Kim also have one?"
