@@ -50,31 +50,38 @@ def second_hop(
     own = [sentence_stems(c.sentence) for c in cands]
     rarity = rarity_of(sorted(words), own)
     asked = question.lower()
+    # (what the anchor sentence names, its document, the relation words it leaves unused)
+    anchors = [
+        (
+            cands[a].sentence.lower(),
+            cands[a].passage.doc_title,
+            {w: rarity[w] for w in words - own[a] - sentence_stems(cands[a].passage.doc_title)},
+        )
+        for a in (int(i) for i in np.argsort(-ranking)[:top])
+    ]
     best: tuple[bool, float, float, int] | None = None
-    for a in (int(i) for i in np.argsort(-ranking)[:top]):
-        anchor = cands[a]
-        left = words - own[a] - sentence_stems(anchor.passage.doc_title)
-        if not left:
+    for i, c in enumerate(cands):
+        title = unqualified_name(c.passage.doc_title).lower()
+        if len(title) < 3 or title in asked:
             continue
-        named = anchor.sentence.lower()
-        rest = {w: rarity[w] for w in left}
-        for i, c in enumerate(cands):
-            title = unqualified_name(c.passage.doc_title).lower()
-            if c.passage.doc_title == anchor.passage.doc_title or len(title) < 3:
-                continue
-            if title not in named or title in asked:
-                continue
-            gain = weighted_share(rest, own[i])
-            if gain <= 0:
-                continue
-            fact = any(
-                carries(p.kind, c.sentence, question)
-                and (p.kind == "NUMBER" or typed(p, c, question) > 0)
-                for p in parts
-            )
-            key = (fact, gain, float(ranking[i]), i)
-            if best is None or key[:3] > best[:3]:
-                best = key
+        gain = max(
+            (
+                weighted_share(rest, own[i])
+                for named, doc, rest in anchors
+                if rest and doc != c.passage.doc_title and title in named
+            ),
+            default=0.0,
+        )
+        if gain <= 0:
+            continue
+        fact = any(
+            carries(p.kind, c.sentence, question)
+            and (p.kind == "NUMBER" or typed(p, c, question) > 0)
+            for p in parts
+        )
+        key = (fact, gain, float(ranking[i]), i)
+        if best is None or key[:3] > best[:3]:
+            best = key
     if best is None:
         return None
     c = cands[best[3]]
