@@ -26,7 +26,7 @@ NEO4J_TEST_ENV = KG_NEO4J__URI=$(NEO4J_TEST_URI) KG_NEO4J__PASSWORD=$(NEO4J_TEST
 NEO4J_CLI = $(NEO4J_TEST_ENV) $(BIN)/kg neo4j
 TESTS ?= tests
 
-.PHONY: setup demo test lint bench bench-qa clean reliability llm llm-stop neo4j-jars neo4j-start neo4j-stop
+.PHONY: setup demo test lint bench bench-qa bench-qa-unseen clean reliability llm llm-stop neo4j-jars neo4j-start neo4j-stop
 
 # The browser tests drive Debian's chromium, never a browser downloaded by Playwright.
 setup: $(STAMP) $(NODE_STAMP) $(EXPLORER_STAMP)
@@ -119,6 +119,15 @@ bench-qa: setup
 	for c in hotpotqa musique; do \
 	  $(BIN)/kg bench qa --corpus $$M/$$c/$${c}_train_corpus.json \
 	    --questions $$M/$$c/$${c}_train.json $(QA_FLAGS) --out .kg/bench/results/qa-$$c.json; \
+	done
+
+# Questions no round has tuned on (bench/questions/README.md): the same corpora, new questions.
+bench-qa-unseen: setup
+	set -e; M=../shared/bench/multihop; \
+	for c in hotpotqa/hotpotqa_train_corpus:hotpotqa musique/musique_train_corpus:musique \
+	  2wikimultihopqa/2wikimultihopqa_corpus:2wiki; do \
+	  $(BIN)/kg bench qa --corpus $$M/$${c%%:*}.json --questions bench/questions/$${c##*:}-unseen.json \
+	    $(QA_FLAGS) --out bench/results/qa-unseen-$${c##*:}.json; \
 	done
 
 clean:
