@@ -14,13 +14,13 @@ from kg.container import build
 from kg.settings import Settings
 from retrieval.embedder import SentenceTransformerEmbedder
 from tests.conftest import DEMO, FIXTURES
-from tests.integration.test_neo4j_store import (
+from tests.integration.graph_store.neo4j.graphs import (
     DATABASE,
     PASSWORD,
     PREFIX,
     URI,
     USER,
-    _driver_run,
+    driver_run,
 )
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("neo4j_server")]
@@ -30,7 +30,7 @@ EXPECTED = json.loads((FIXTURES / "demo_expected.json").read_text(encoding="utf-
 
 def _drop_vector_indexes() -> None:
     for name in ("chunk_embedding", "entity_embedding"):
-        _driver_run(f"DROP INDEX {name} IF EXISTS")
+        driver_run(f"DROP INDEX {name} IF EXISTS")
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +39,7 @@ def demo_store(
     embedder: SentenceTransformerEmbedder,
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[Neo4jGraphStore]:
-    foreign = _driver_run(
+    foreign = driver_run(
         "MATCH (d:Document) WHERE NOT d.id STARTS WITH $prefix AND NOT d.uri STARTS WITH $demo "
         "RETURN count(d) AS n",
         prefix=PREFIX,
@@ -47,7 +47,7 @@ def demo_store(
     )
     if foreign and foreign[0]["n"]:
         pytest.fail(f"{URI} holds real documents; these tests wipe their database", False)
-    _driver_run("MATCH (n) DETACH DELETE n")
+    driver_run("MATCH (n) DETACH DELETE n")
     _drop_vector_indexes()
     store = Neo4jGraphStore(URI, USER, PASSWORD, DATABASE, embedder.dimension, "minilm")
     store.open()
@@ -58,7 +58,7 @@ def demo_store(
     c.ingestor().ingest_paths([DEMO])
     yield store
     store.close()
-    _driver_run("MATCH (n) DETACH DELETE n")
+    driver_run("MATCH (n) DETACH DELETE n")
     _drop_vector_indexes()  # the other Neo4j tests use 8-d vectors
 
 

@@ -15,18 +15,13 @@ from graph_store.read_model import GraphReadModel
 from retrieval.config import RetrievalSettings
 from retrieval.graph_search_native import graph_search_native
 from retrieval.read_model import InMemoryReadModel
-from tests.integration.test_neo4j_store import (  # noqa: F401  (fixtures)
-    _fresh_indexes,
-    graph,
-    store,
-    vec,
-)
+from tests.integration.graph_store.neo4j.graphs import graph, vec
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("neo4j_server")]
 
 
 @pytest.fixture()
-def models(store: Neo4jGraphStore) -> Iterator[tuple[Neo4jReadModel, InMemoryReadModel]]:  # noqa: F811
+def models(store: Neo4jGraphStore) -> Iterator[tuple[Neo4jReadModel, InMemoryReadModel]]:
     # Relations join entities already written: the chain a - b - c - d is written from its end.
     store.upsert_documents(
         [
@@ -42,7 +37,7 @@ def models(store: Neo4jGraphStore) -> Iterator[tuple[Neo4jReadModel, InMemoryRea
 
 
 def test_authority_is_gds_pagerank_written_as_the_projection_computes_it(
-    store: Neo4jGraphStore,  # noqa: F811
+    store: Neo4jGraphStore,
     models: tuple[Neo4jReadModel, InMemoryReadModel],
 ) -> None:
     native, _ = models
@@ -96,7 +91,7 @@ def test_relation_paths_match_in_memory(models: tuple[Neo4jReadModel, InMemoryRe
 
 
 def test_a_bare_name_links_to_its_qualified_title_as_in_memory(
-    store: Neo4jGraphStore,  # noqa: F811
+    store: Neo4jGraphStore,
 ) -> None:
     # Titles tell namesakes apart ("Brother (Pearl Jam Song)"); questions say "Brother".
     store.upsert_documents(

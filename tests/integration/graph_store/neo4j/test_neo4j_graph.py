@@ -1,0 +1,159 @@
+"""The Neo4j adapter's graph side on a real server: GDS PageRank and personalized PageRank
+against the in-memory projection, the graph version, and the explorer's lookups, paths and
+schema. Same throwaway database as test_neo4j_store.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.errors import InputError, NotFoundError, ReadOnlyViolation
+from graph_store.neo4j.read_model import Neo4jReadModel
+from graph_store.neo4j.store import Neo4jGraphStore
+from retrieval.projection import Projection
+from retrieval.read_model import InMemoryReadModel
+from tests.integration.graph_store.neo4j.graphs import DIM, graph
+
+pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("neo4j_server")]
+
+
+def projection_names(store: Neo4jGraphStore) -> set[str]:
+    rows = store.run_read_only("CALL gds.graph.list() YIELD graphName AS g RETURN g")
+    return {str(r["g"]) for r in rows}
+
+
+@pytest.mark.parametrize("where", ["gds", "memory"])
+def test_authority_refresh_matches_the_in_memory_projection(
+    store: Neo4jGraphStore, where: str
+) -> None:
+    """GDS PageRank written by the Neo4j read model, or the in-memory read model's (the
+    fallback without GDS): the projection's scores either way."""
+    store.upsert_documents(
+        [
+            graph("da", ["a b c", "more on b"], ["a", "b", "c"], [("a", "b"), ("c", "b")]),
+            graph("db", ["b only"], ["b"], []),
+        ]
+    )
+    model = Neo4jReadModel(store) if where == "gds" else InMemoryReadModel(store)
+    assert store.authority_stale()
+    assert model.refresh_authority()
+    data = store.projection_data()
+    stored = dict(zip(data.entity_ids, data.entity_pagerank, strict=True))
+    assert max(stored, key=stored.__getitem__) == "b"
+    expected, docs = Projection(data).authority(data)
+    assert stored == pytest.approx(expected, abs=1e-4)
+    authority = dict(zip(data.doc_ids, data.doc_authority, strict=True))
+    assert authority == pytest.approx(docs, abs=1e-4)
+    version = store.graph_version()
+    assert not store.authority_stale()
+    assert not model.refresh_authority()  # nothing changed: nothing recomputed
+    assert store.graph_version() == version
+    if where == "gds":
+        assert len({n for n in projection_names(store) if n.startswith("kg-walk-")}) == 1
+        before = projection_names(store)
+        store.upsert_documents([graph("dc", ["new"], ["d"], [])])
+        assert store.authority_stale()
+        assert not (before & projection_names(store))  # the old graph's projection was dropped
+
+
+def test_personalized_pagerank_matches_the_in_memory_projection(store: Neo4jGraphStore) -> None:
+    store.upsert_documents(
+        [
+            graph("da", ["about a"], ["a", "b"], [("a", "b")]),
+            graph("db", ["about z"], ["z"], []),
+        ]
+    )
+    model = Neo4jReadModel(store)
+    ranked = model.personalized_pagerank({"a": 1.0}, k=10)
+    ids = list(ranked)
+    assert ids[0] == "a"
+    chunk_a = next(i for i in ids if i.startswith("t-"))
+    assert chunk_a.startswith("t-da-") and "z" not in ids[:3]
+    expected = Projection(store.projection_data()).personalized({"a": 1.0})
+    assert ranked == pytest.approx({i: expected[i] for i in ranked}, abs=1e-3)
+    # Weighted seeds in two components: GDS 2.13 takes no per-seed bias, so the adapter sums
+    # one walk per seed weight (PageRank is linear in its restart vector); same scores.
+    seeds = {"a": 0.6, "b": 0.6, "z": 0.3}
+    mixed = model.personalized_pagerank(seeds, k=10)
+    expected = Projection(store.projection_data()).personalized(seeds)
+    assert set(mixed) == set(expected)
+    assert mixed == pytest.approx(expected, abs=1e-3)
+    assert model.personalized_pagerank({"missing": 1.0}, k=5) == {}
+
+
+def test_graph_version_and_projection_data(store: Neo4jGraphStore) -> None:
+    assert store.graph_version() == ""
+    store.upsert_documents([graph("da", ["x one", "x two"], ["a", "b"], [("a", "b")])])
+    first = store.graph_version()
+    data = store.projection_data()
+    assert data.version == first and data.doc_ids == ["t-da"]
+    assert len(data.chunk_ids) == 2 and all(len(e) == DIM for e in data.chunk_embeddings)
+    assert data.relations == [("a", "b", "PART_OF", 1.0)] and len(data.mentions) == 2
+    store.upsert_documents([graph("db", ["y"], ["c"], [])])
+    assert store.graph_version() != first
+
+
+# --- explore (the same behaviours as the embedded store's) ----------------------------------
+
+
+def explore_graph(store: Neo4jGraphStore) -> None:
+    store.upsert_documents(
+        [
+            graph("da", ["a and b"], ["alpha", "beta"], [("alpha", "beta")]),
+            graph("db", ["b, c, d"], ["beta", "gamma", "delta"], [("gamma", "beta")]),
+            graph("dc", ["d and e"], ["delta", "eps"], [("delta", "eps"), ("gamma", "delta")]),
+        ]
+    )
+
+
+def test_lookup_details_and_evidence(store: Neo4jGraphStore) -> None:
+    explore_graph(store)
+    hits = store.lookup_entities("BETA", 5)
+    assert hits[0].entity_id == "beta" and hits[0].score == 1.0 and hits[0].matched == "BETA"
+    assert store.lookup_entities("gam", 3)[0].entity_id == "gamma"  # a typed prefix
+    d = store.entity_details("beta")
+    assert d.aliases == ("BETA",) and {doc.id for doc in d.documents} == {"t-da", "t-db"}
+    with pytest.raises(NotFoundError):
+        store.entity_details("missing")
+    edges = store.edge_evidence("beta", "gamma")  # stored gamma → beta
+    assert [(e.source, e.target, e.type) for e in edges] == [("gamma", "beta", "PART_OF")]
+    assert edges[0].evidence[0].doc_id == "t-db" and edges[0].evidence[0].text == "b, c, d"
+
+
+def test_paths(store: Neo4jGraphStore) -> None:
+    explore_graph(store)
+    assert store.paths("alpha", "eps", 3) == []  # four hops away
+    assert store.paths("alpha", "delta", 2) == []
+    three = store.paths("alpha", "delta", 3)
+    assert [[n.id for n in p.nodes] for p in three] == [["alpha", "beta", "gamma", "delta"]]
+    assert [(e.source, e.target) for e in three[0].edges] == [
+        ("alpha", "beta"),
+        ("gamma", "beta"),
+        ("gamma", "delta"),
+    ]
+    with pytest.raises(InputError):
+        store.paths("alpha", "delta", 4)
+
+
+def test_schema_and_text2cypher(store: Neo4jGraphStore) -> None:
+    from llm import LlmSettings
+    from llm.openai_compat import OpenAICompatClient
+    from retrieval.text2cypher import Text2Cypher
+    from tests.fakes.openai_server import FakeOpenAIServer, Reply
+
+    explore_graph(store)
+    schema = store.describe_schema()
+    assert schema.dialect == "neo4j" and "PART_OF" in schema.relation_types
+    related = next(t for t in schema.relationships if t.name == "RELATED")
+    assert (related.source, related.target) == ("Entity", "Entity")
+    assert "embedding" not in {p.name for t in schema.nodes for p in t.properties}
+    read = "MATCH (e:Entity {id: 'beta'}) RETURN e.name AS name"
+    with FakeOpenAIServer([Reply.text(read), Reply.text("MATCH (n) DETACH DELETE n")]) as fake:
+        t2c = Text2Cypher(
+            store,
+            OpenAICompatClient(LlmSettings(base_url=fake.base_url, model="fake", max_retries=0)),
+        )
+        answer = t2c.ask("What is beta called?")
+        assert answer.rows == [{"name": "Beta"}] and answer.cypher == read
+        with pytest.raises(ReadOnlyViolation):
+            t2c.ask("Delete everything")
+    assert store.counts().entities == 5
