@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from agents.question import STOPWORDS, Kind, content_stems, stem
+from agents.question import STOPWORDS, Kind, content_stems, stem, words
 
 # (entity text, NER label) per sentence.
 Entity = tuple[str, str]
@@ -40,6 +40,7 @@ _CURRENCY = frozenset("£$€¥")
 _SCALE = re.compile(r"(?:bn|m|k|%)(?!\w)")
 # Kinds answered by names, which a sentence can list ("A, B and C").
 _NAME_KINDS = frozenset({"PERSON", "PLACE", "THING"})
+_WORD = re.compile(r"[^\W\d_][\w'’\-]*")
 _NAME = r"[A-Z][\w'’.\-]*(?:\s+[A-Z][\w'’.\-]*)*"
 _LIST_TAIL = re.compile(rf"(?:,\s+{_NAME})*,?\s+and\s+{_NAME}")
 # Labels of things a multi-hop question can pass through (the bridge): names, not amounts.
@@ -95,18 +96,40 @@ def short_answer(
     found = _joined(sentence, candidates(kind, entities, question))
     if not found:
         return None
-    asked = _stems(question)
-    anchors = [m.start() for m in re.finditer(r"[^\W\d_][\w'’\-]*", sentence)
-               if stem(m.group(0)) in asked]  # fmt: skip
+    relation, named = _anchors(sentence, question)
+    spans = relation + named
 
-    def distance(text: str) -> int:
+    def distance(text: str) -> tuple[int, int, int]:
         at = sentence.find(text)
-        return min((abs(at - a) for a in anchors), default=at)
+        clause = _clause(sentence, at)
+        inside = [sum(clause[0] <= a < clause[1] for a, _ in x) for x in (relation, named)]
+        near = min((abs(at - a) for a, _ in spans), default=at)
+        return -inside[0], -inside[1], near
 
     best = min(found, key=distance)
     if kind == "NUMBER":
         return _with_marks(sentence, best)
     return _with_list_tail(sentence, best) if kind in _NAME_KINDS else best
+
+
+def _anchors(
+    sentence: str, question: str
+) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Where ``sentence`` uses the question's relation words ("chairs") and its names.
+    The answer sits next to the relation; a name the question gives is its subject."""
+    asked = _stems(question)
+    names = {stem(w) for w in words(question)[1:] if w[:1].isupper()}
+    found = [(m.start(), m.end(), stem(m.group(0))) for m in _WORD.finditer(sentence)]
+    relation = [(a, b) for a, b, s in found if s in asked and s not in names]
+    return relation, [(a, b) for a, b, s in found if s in asked and s in names]
+
+
+def _clause(sentence: str, at: int) -> tuple[int, int]:
+    """The ";"-separated part of ``sentence`` around offset ``at``: in "Present: A, Chair;
+    B, Director of NHCP" each person's words are their own ("who chairs" answers A)."""
+    start = sentence.rfind(";", 0, max(at, 0)) + 1
+    end = sentence.find(";", max(at, 0))
+    return start, len(sentence) if end < 0 else end
 
 
 def _with_marks(sentence: str, text: str) -> str:
