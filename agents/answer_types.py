@@ -98,13 +98,20 @@ def short_answer(
         return None
     relation, named = _anchors(sentence, question)
     spans = relation + named
+    others = [m.start() for t, _ in new_entities(entities, question)
+              for m in re.finditer(re.escape(t), sentence)]  # fmt: skip
 
-    def distance(text: str) -> tuple[int, int, int]:
+    def distance(text: str) -> tuple[int, int, int, int]:
         at = sentence.find(text)
-        clause = _clause(sentence, at)
-        inside = [sum(clause[0] <= a < clause[1] for a, _ in x) for x in (relation, named)]
         near = min((abs(at - a) for a, _ in spans), default=at)
-        return -inside[0], -inside[1], near
+        lo, hi = _clause(sentence, at)
+        if (lo, hi) == (0, len(sentence)):
+            return 0, 0, 0, near
+        inside = [sum(lo <= a < hi for a, _ in x) for x in (relation, named)]
+        # A clause that names something else besides ("Chair of the Patient Voice") is
+        # about that, not about the question's subject.
+        foreign = sum(lo <= o < hi and not at <= o < at + len(text) for o in others)
+        return -inside[0], -inside[1], foreign, near
 
     best = min(found, key=distance)
     if kind == "NUMBER":
@@ -112,9 +119,7 @@ def short_answer(
     return _with_list_tail(sentence, best) if kind in _NAME_KINDS else best
 
 
-def _anchors(
-    sentence: str, question: str
-) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+def _anchors(sentence: str, question: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """Where ``sentence`` uses the question's relation words ("chairs") and its names.
     The answer sits next to the relation; a name the question gives is its subject."""
     asked = _stems(question)

@@ -61,14 +61,16 @@ def test_candidates_are_new_entities_of_the_asked_label() -> None:
 
 def test_in_a_list_of_clauses_the_answer_is_the_name_of_the_clause_that_asks() -> None:
     # Minutes list who attended, one ";" clause per person: the one whose clause holds the
-    # relation ("chair") answers, not the one written nearest the board's name.
+    # relation ("chair") answers, not the one written nearest the board's name, nor one who
+    # chairs something else.
     sentence = (
         "Present: Ann Lee, Chair; Bo Tan, Chief Executive of KHP; Cy Roe, Director of "
-        "Finance of KHP; Di Fox, Chief Executive of KMT."
+        "Finance of KHP; Di Fox, Chief Executive of KMT; and Jo Ray, Chair of Fenby Voice."
     )
     entities = [
         ("Ann Lee", "PERSON"), ("Bo Tan", "PERSON"), ("KHP", "ORG"), ("Cy Roe", "PERSON"),
-        ("KHP", "ORG"), ("Di Fox", "PERSON"), ("KMT", "ORG"),
+        ("KHP", "ORG"), ("Di Fox", "PERSON"), ("KMT", "ORG"), ("Jo Ray", "PERSON"),
+        ("Fenby Voice", "ORG"),
     ]  # fmt: skip
     assert short_answer("PERSON", sentence, entities, "Who chairs the KHP board?") == "Ann Lee"
     asked = "Who is the Director of Finance of KHP?"
