@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from agents.question import STOPWORDS, Kind, QuestionPart, content_stems, stem, words
+from agents.question import STOPWORDS, Kind, QuestionPart, content_stems, forms, stem, words
 
 _NUMBER_WORDS = {
     "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
@@ -157,7 +157,8 @@ def sentence_stems(sentence: str) -> set[str]:
     """The sentence's word stems, a hyphenated word also by its parts: "a two-time Pro Bowl
     selection" uses "time"."""
     found = words(sentence)
-    return {stem(x) for x in found} | {stem(p) for x in found if "-" in x for p in x.split("-")}
+    parts = [p for x in found if "-" in x for p in x.split("-")]
+    return {f for x in (*found, *parts) for f in forms(x)}
 
 
 def coverage(part: QuestionPart, sentence: str, title: str) -> tuple[float, float]:

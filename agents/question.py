@@ -61,6 +61,7 @@ _STOP = {
     "own", "same", "both", "either", "neither", "one", "s",
 }  # fmt: skip
 STOPWORDS = frozenset(_STOP)
+_VOWEL = re.compile(r"[aeiouy]")
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,39 @@ def stem(word: str) -> str:
         if w.endswith(suffix) and not w.endswith("ss") and len(w) - len(suffix) >= 3:
             return w[: -len(suffix)] + repl
     return w
+
+
+def base(word: str) -> str:
+    """The stem a verb's forms share: "chaired" and "chairs" -> "chair", "starred" ->
+    "star", "studied" -> "study"; other words keep their ``stem``. Relation words are kept
+    this way and sentences offer every form (``forms``), so "Who chairs ..." meets "...
+    chaired by ..." while no word loses a match it had."""
+    w = stem(word)
+    if len(w) < 5:
+        return w
+    if w.endswith("ied") and len(w) >= 6:
+        return w[:-3] + "y"
+    if w.endswith("eed"):
+        return w[:-1] if _VOWEL.search(w[:-3]) else w
+    for suffix in ("ing", "ed"):
+        root = w[: -len(suffix)]
+        if w.endswith(suffix) and len(root) >= 3 and _VOWEL.search(root):
+            doubled = len(root) >= 4 and root[-1] == root[-2] and root[-1] not in "lsz"
+            return root[:-1] if doubled else root
+    return w
+
+
+def forms(word: str) -> set[str]:
+    """The keys a sentence's word answers to: its stem, its ``base`` ("released" ->
+    "releas") and that base as written with an "e" ("release"), and a stem's "e"-less form
+    ("release" -> "releas", for a question's "released")."""
+    w, b = stem(word), base(word)
+    out = {w, b}
+    if b != w and not w.startswith(b + b[-1]):  # "planned" -> "plan", never "plane"
+        out.add(b + "e")
+    elif len(w) >= 5 and w.endswith("e"):
+        out.add(w[:-1])
+    return out
 
 
 def words(text: str) -> list[str]:
@@ -247,8 +281,8 @@ def analyse(question: str) -> list[QuestionPart]:
             if (i > 0 and w[:1].isupper()) or w[:1].isdigit():
                 names.append(stem(w))
             else:
-                relation.append(stem(w))
-        clause = {stem(w) for w in words(asked_clause(part))}
+                relation.append(base(w))
+        clause = {base(w) for w in words(asked_clause(part))}
         focus = [r for r in relation if r in clause]
         out.append(
             QuestionPart(
