@@ -12,7 +12,7 @@ import pytest
 
 from core.errors import StoreError
 from graph_store.kuzu.store import KuzuGraphStore
-from tests.integration.test_kuzu_store import DIM, graph
+from tests.integration.tiny_graphs import DIM, graph
 
 
 @pytest.fixture()

@@ -10,7 +10,7 @@ import kuzu
 import pytest
 
 from graph_store.kuzu.store import KuzuGraphStore
-from tests.integration.test_kuzu_store import DIM, graph
+from tests.integration.tiny_graphs import DIM, graph
 
 
 @pytest.fixture()
