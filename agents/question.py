@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 Kind = Literal["NUMBER", "DATE", "PERSON", "PLACE", "LIST", "YESNO", "THING"]
@@ -111,7 +112,8 @@ def base(word: str) -> str:
     return w
 
 
-def forms(word: str) -> set[str]:
+@lru_cache(maxsize=65536)  # once per word: every evidence sentence is read through it
+def forms(word: str) -> frozenset[str]:
     """The keys a sentence's word answers to: its stem, its ``base`` ("released" ->
     "releas") and that base as written with an "e" ("release"), and a stem's "e"-less form
     ("release" -> "releas", for a question's "released")."""
@@ -121,7 +123,7 @@ def forms(word: str) -> set[str]:
         out.add(b + "e")
     elif len(w) >= 5 and w.endswith("e"):
         out.add(w[:-1])
-    return out
+    return frozenset(out)
 
 
 def words(text: str) -> list[str]:
