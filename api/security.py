@@ -33,13 +33,18 @@ def require_api_key(state: StateDep, key: Annotated[str | None, Security(_header
     challenge = {"WWW-Authenticate": 'ApiKey header="X-API-Key"'}
     if not key:
         raise HTTPException(401, "this route needs an X-API-Key header", headers=challenge)
-    given = hashlib.sha256(key.encode()).digest()
+    if not key_matches(key.encode(), state.key_digests):
+        raise HTTPException(401, "the X-API-Key is not valid", headers=challenge)
+
+
+def key_matches(key: bytes, digests: tuple[bytes, ...]) -> bool:
+    """Whether ``key`` is one of the keys behind ``digests``."""
+    given = hashlib.sha256(key).digest()
     # Compare against every key, without stopping early, so timing says nothing about which.
     matched = False
-    for digest in state.key_digests:
+    for digest in digests:
         matched |= hmac.compare_digest(given, digest)
-    if not matched:
-        raise HTTPException(401, "the X-API-Key is not valid", headers=challenge)
+    return matched
 
 
 class RequestTooLarge(HTTPException):

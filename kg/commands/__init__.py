@@ -6,7 +6,7 @@ import typer
 
 
 def register_all(app: typer.Typer) -> None:
-    from kg.commands import ask, bench, llm, neo4j, serve, sync
+    from kg.commands import ask, bench, llm, mcp, neo4j, serve, sync
 
-    for module in (ask, serve, sync, bench, llm, neo4j):
+    for module in (ask, serve, sync, bench, llm, neo4j, mcp):
         module.register(app)
