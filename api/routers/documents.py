@@ -6,7 +6,7 @@ import shutil
 import tempfile
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, File, Query, UploadFile
 
@@ -39,6 +39,18 @@ def list_documents(
         limit=limit,
         total=store.counts().documents,
     )
+
+
+@router.get("/documents/{doc_id}")
+def read_document(doc_id: str, store: StoreDep) -> dict[str, Any]:
+    """A document's metadata and text, chunk by chunk (what the explorer opens)."""
+    found = [d for d in store.find_documents(doc_id) if d.id == doc_id]
+    if not found:
+        raise NotFoundError(f"no document with id {doc_id!r}")
+    chunks = [
+        {"id": c.chunk_id, "index": c.index, "text": c.text} for c in store.document_chunks(doc_id)
+    ]
+    return {**jsonable(found[0]), "text": "\n\n".join(c["text"] for c in chunks), "chunks": chunks}
 
 
 @router.delete("/documents/{doc_id}")
