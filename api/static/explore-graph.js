@@ -7,21 +7,27 @@ window.kgGraph = (() => {
   // Colour-blind-safe colours (Okabe-Ito, then Tol's muted) and a shape per entity type, so
   // that type reads even in a greyscale print; unknown types take the next free pair.
   const PALETTE = ["#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00",
-    "#882255", "#44aa99", "#999933", "#aa4499", "#332288", "#888888"];
+    "#882255", "#44aa99", "#999933", "#aa4499", "#332288", "#888888", "#117733", "#ddcc77",
+    "#661100", "#6699cc"];
   const SHAPES = ["ellipse", "round-rectangle", "diamond", "hexagon", "triangle", "star",
     "round-tag", "vee", "pentagon", "barrel", "rhomboid", "octagon"];
-  const KNOWN = ["PERSON", "ORGANIZATION", "GPE", "LOCATION", "EVENT", "PRODUCT", "LAW",
-    "WORK_OF_ART", "NORP", "FACILITY", "DATE", ""];
+  // The extractor's default types (extraction/config.py) and the resolver's kinds keep one
+  // colour and shape each, whatever order they appear in; any other type takes a free pair.
+  const KNOWN = ["PERSON", "ORGANIZATION", "LOCATION", "PLAN", "PROGRAMME", "SERVICE",
+    "POLICY", "EVENT", "WORK", "CONCEPT", "NAME", "SUBJECT"];
   const styles = new Map();
-  const LABEL_CHARS = 22; // a short caption; the full name is on hover and in the panel
+  const LABEL_CHARS = 34; // at most two short lines; the full name is on hover and in the panel
   const SIZE = { min: 16, max: 52 };
-  const GAP = 14; // px kept free between two nodes' boxes (labels included)
+  const GAP = 10; // px kept free between two nodes' boxes (labels included)
+
+  let unknown = 0;
 
   function typeStyle(type) {
     const key = type || "";
     if (!styles.has(key)) {
       const known = KNOWN.indexOf(key);
-      const i = known >= 0 ? known : (KNOWN.length + styles.size) % PALETTE.length;
+      const i = known >= 0 ? known : KNOWN.length + unknown++;
+      // Colour and shape cycle at different lengths: a pair repeats only after 48 types.
       styles.set(key, { color: PALETTE[i % PALETTE.length], shape: SHAPES[i % SHAPES.length] });
     }
     return styles.get(key);
@@ -53,7 +59,7 @@ window.kgGraph = (() => {
   const style = [
     { selector: "node", style: {
       "label": "data(label)", "font-size": 11, "text-valign": "bottom", "text-margin-y": 3,
-      "text-wrap": "ellipsis", "text-max-width": 150, "min-zoomed-font-size": 7,
+      "text-wrap": "wrap", "text-max-width": 120, "min-zoomed-font-size": 7,
       "text-background-color": "#fafbfd", "text-background-opacity": 0.85,
       "text-background-padding": 1, "color": "#1d2430",
       "background-color": "data(color)", "shape": "data(shape)",
@@ -146,7 +152,17 @@ window.kgGraph = (() => {
   // The first drawing of a neighbourhood: a force layout that counts labels as node size,
   // then overlaps (labels included) pushed apart.
   function layoutAll(cy) {
-    cy.layout({ name: "cose", animate: false, randomize: true, fit: false,
+    // The container's own proportions, so that a wide screen gets a wide drawing.
+    const bb = { x1: 0, y1: 0, w: Math.max(cy.width(), 300), h: Math.max(cy.height(), 300) };
+    // Start from a circle in id order rather than at random: the same graph is drawn the
+    // same way every time (and an analyst's screenshot can be made again).
+    const nodes = cy.nodes().sort((a, b) => (a.id() < b.id() ? -1 : 1));
+    const r = Math.min(bb.w, bb.h) / 2.5;
+    nodes.forEach((n, i) => {
+      const a = (2 * Math.PI * i) / nodes.length;
+      n.position({ x: bb.w / 2 + r * Math.cos(a), y: bb.h / 2 + r * Math.sin(a) });
+    });
+    cy.layout({ name: "cose", animate: false, randomize: false, fit: false, boundingBox: bb,
       nodeDimensionsIncludeLabels: true, nodeRepulsion: () => 60000, idealEdgeLength: () => 90,
       nodeOverlap: 40, componentSpacing: 120, gravity: 0.6, numIter: 1500 }).run();
     separate(cy, cy.nodes().toArray());

@@ -79,6 +79,20 @@
     return `${all} entities, ${cy.edges().length} relations${hiddenNote}`;
   }
 
+  const MAX_FIT_ZOOM = 1.4;
+
+  // Fit ``eles`` into the part of the canvas the legend leaves free (it floats on the left).
+  function fitView(eles, padding = 30) {
+    cy.fit(eles, padding);
+    // A short path or a small neighbourhood is not blown up past a readable size.
+    if (cy.zoom() > MAX_FIT_ZOOM) { cy.zoom(MAX_FIT_ZOOM); cy.center(eles); }
+    const legend = $("legend");
+    if (legend.hidden) return;
+    const w = cy.width();
+    const free = (w - legend.offsetWidth - 16) / w;
+    if (free > 0.3) cy.zoom({ level: cy.zoom() * free, renderedPosition: { x: w, y: cy.height() / 2 } });
+  }
+
   function hops() { return Number($("hops").value); }
 
   async function neighbourhood(entityId, limit) {
@@ -93,7 +107,7 @@
     centre = entityId;
     cy.getElementById(entityId).addClass("center expanded");
     G.layoutAll(cy);
-    cy.fit(cy.nodes(":visible"), 30);
+    fitView(cy.nodes(":visible"));
     say(`${summary()}. Click a node to expand it, an edge for its evidence.`);
     await showEntity(entityId);
   }
@@ -110,7 +124,7 @@
         const p = n.position();
         return p.x < ext.x1 || p.x > ext.x2 || p.y < ext.y1 || p.y > ext.y2;
       });
-      if (outside) cy.fit(cy.nodes(":visible"), 30); // the view moves; the nodes do not
+      if (outside) fitView(cy.nodes(":visible")); // the view moves; the nodes do not
     }
     say(`${added.nodes().length} new entities; ${summary()}.`);
     await showEntity(entityId);
@@ -270,7 +284,7 @@
     applyFilters();
     cy.elements().not(onPath).addClass("faded");
     onPath.addClass("path");
-    cy.fit(onPath, 60);
+    fitView(onPath, 60);
     $("path-clear").hidden = false;
     renderPaths(found.paths);
     say(`${found.paths.length} shortest path(s) of ${path.edges.length} relation(s); the first is drawn.`);
@@ -297,7 +311,9 @@
   }
 
   // --- search boxes (the entity search and the path ends) ------------------------------------
-  // A hit below this score is only a full-text likeness: the name itself is unknown.
+  // Lookup scores come in bands (graph_store/explore_core.py): 1 for a whole alias, above 0.5
+  // for the start of one, at most 0.5 for words that only look alike. A query whose best hit
+  // is in the last band names no known entity.
   const LIKENESS = 0.5;
 
   function attachSuggest(input, list, onPick) {
@@ -320,7 +336,7 @@
       }));
       mark();
       list.hidden = hits.length === 0;
-      const known = hits.length && hits[0].score >= LIKENESS;
+      const known = hits.length > 0 && hits[0].score > LIKENESS;
       if (!known) say(`No entity is known as “${q}”.${hits.length ? " Similar names are listed." : ""}`);
       return known;
     }
@@ -363,7 +379,7 @@
   });
   $("path-clear").addEventListener("click", () => { clearPath(); say(summary()); });
   $("hops").addEventListener("change", () => { if (centre) load(centre).catch(fail); });
-  $("fit").addEventListener("click", () => cy.fit(cy.nodes(":visible"), 30));
+  $("fit").addEventListener("click", () => fitView(cy.nodes(":visible")));
   $("document-close").addEventListener("click", () => $("document").close());
   keyInput.addEventListener("change", () => {
     sessionStorage.setItem("kg-api-key", keyInput.value);
@@ -385,6 +401,11 @@
   });
   cy.on("mouseout", "node", (ev) => { ev.target.removeClass("hover"); tooltip.hidden = true; });
   cy.on("pan zoom", () => { tooltip.hidden = true; });
+  // Leaving the canvas sends cytoscape no mouseout: the hover ends here too.
+  $("cy").addEventListener("mouseleave", () => {
+    cy.nodes(".hover").removeClass("hover");
+    tooltip.hidden = true;
+  });
 
   // Exposed for scripting and for the browser test.
   window.kgExplorer = { cy, load, expand, showEntity, showRelation, showPath, openDocument,
