@@ -73,3 +73,22 @@ def _names_pattern(names: Iterable[str]) -> re.Pattern[str] | None:
         return None
     body = "|".join(r"\s+".join(re.escape(w) for w in n.split()) for n in usable)
     return re.compile(rf"(?<!\w)(?:{body})(?!\w)", re.IGNORECASE)
+
+
+# A sentence end inside a chunk: where the overlap the chunker repeats may stop.
+_SENTENCE_END = re.compile(r"[.!?][\"')\]]?(?=\s)")
+
+
+def document_text(chunks: Sequence[str]) -> str:
+    """A document's text from its chunks in order, each chunk's opening sentences dropped
+    where they repeat the end of the one before (the chunker's overlap); chunks that do not
+    overlap are separate paragraphs."""
+    text = ""
+    for chunk in chunks:
+        if not text:
+            text = chunk
+            continue
+        ends = [m.end() for m in _SENTENCE_END.finditer(chunk)]
+        cut = next((k for k in reversed(ends) if text.endswith(chunk[:k])), 0)
+        text += chunk[cut:] if cut else "\n\n" + chunk
+    return text

@@ -135,8 +135,8 @@ def _nodes(g: GraphExport, details: GraphDetails | None) -> Iterator[_Element]:
 
 def _edges(g: GraphExport, details: GraphDetails | None) -> Iterator[_Element]:
     if details:
-        for c in details.chunks:
-            yield _Element({"type": "HAS_CHUNK"}, source=c.doc_id, target=c.id)
+        for chunk in details.chunks:
+            yield _Element({"type": "HAS_CHUNK"}, source=chunk.doc_id, target=chunk.id)
     for c, e, n in g.mentions:
         yield _Element({"type": "MENTIONS", "weight": float(n)}, source=c, target=e)
     meta = {(r.source, r.target, r.type): r for r in details.relations} if details else {}

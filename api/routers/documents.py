@@ -12,6 +12,7 @@ from fastapi import APIRouter, File, Query, UploadFile
 
 from api.deps import ContainerDep, SettingsDep, StoreDep
 from api.errors import Problem
+from api.explore import document_text
 from api.schemas import DeletedOut, DocumentOut, IngestOut, IngestRequest, Page, jsonable
 from core.errors import InputError, NotFoundError
 from extraction.loaders import SourceDocument, discover, load_file
@@ -47,10 +48,12 @@ def read_document(doc_id: str, store: StoreDep) -> dict[str, Any]:
     found = [d for d in store.find_documents(doc_id) if d.id == doc_id]
     if not found:
         raise NotFoundError(f"no document with id {doc_id!r}")
-    chunks = [
-        {"id": c.chunk_id, "index": c.index, "text": c.text} for c in store.document_chunks(doc_id)
-    ]
-    return {**jsonable(found[0]), "text": "\n\n".join(c["text"] for c in chunks), "chunks": chunks}
+    chunks = store.document_chunks(doc_id)
+    return {
+        **jsonable(found[0]),
+        "text": document_text([c.text for c in chunks]),
+        "chunks": [{"id": c.chunk_id, "index": c.index, "text": c.text} for c in chunks],
+    }
 
 
 @router.delete("/documents/{doc_id}")

@@ -18,6 +18,7 @@ STATIC = Path(__file__).resolve().parent.parent / "static"
 _ASSETS = {
     "explore.js": "text/javascript",
     "explore-graph.js": "text/javascript",
+    "explore-search.js": "text/javascript",
     "explore.css": "text/css",
 }
 _CYTOSCAPE = Path("cytoscape/dist/cytoscape.min.js")

@@ -247,8 +247,7 @@
     const meta = [d.doc_type, d.date, d.source].filter(Boolean).join(" · ");
     $("document-title").textContent = d.title;
     $("document-meta").textContent = `${meta}${meta ? " · " : ""}${d.uri}`;
-    $("document-text").replaceChildren(...d.chunks.map((c) =>
-      el("p", c.text, { id: `chunk-${c.id}`, "data-chunk": c.id })));
+    $("document-text").replaceChildren(...d.text.split("\n\n").map((p) => el("p", p)));
     if (!dialog.open) dialog.showModal();
   }
 
@@ -310,62 +309,9 @@
     details.replaceChildren(...parts);
   }
 
-  // --- search boxes (the entity search and the path ends) ------------------------------------
-  // Lookup scores come in bands (graph_store/explore_core.py): 1 for a whole alias, above 0.5
-  // for the start of one, at most 0.5 for words that only look alike. A query whose best hit
-  // is in the last band names no known entity.
-  const LIKENESS = 0.5;
-
-  function attachSuggest(input, list, onPick) {
-    let hits = [];
-    let active = 0;
-    let timer = 0;
-    const mark = () => [...list.children].forEach((li, i) => li.setAttribute("aria-selected", i === active));
-    const pick = (hit) => { list.hidden = true; input.value = hit.name; input.dataset.id = hit.entity_id; onPick(hit); };
-
-    async function suggest(q) {
-      if (!q.trim()) { list.hidden = true; hits = []; return; }
-      const found = await api(`/v1/entities?q=${encodeURIComponent(q)}&k=8`);
-      hits = found.items;
-      active = 0;
-      list.replaceChildren(...hits.map((h) => {
-        const li = el("li", h.name, { role: "option", "data-id": h.entity_id });
-        if (h.matched && h.matched !== h.name) li.append(el("small", `alias: ${h.matched}`));
-        li.addEventListener("mousedown", (ev) => { ev.preventDefault(); pick(h); });
-        return li;
-      }));
-      mark();
-      list.hidden = hits.length === 0;
-      const known = hits.length > 0 && hits[0].score > LIKENESS;
-      if (!known) say(`No entity is known as “${q}”.${hits.length ? " Similar names are listed." : ""}`);
-      return known;
-    }
-
-    input.addEventListener("input", () => {
-      delete input.dataset.id;
-      clearTimeout(timer);
-      timer = setTimeout(() => suggest(input.value).catch(fail), 200);
-    });
-    input.addEventListener("blur", () => { list.hidden = true; });
-    input.addEventListener("keydown", async (ev) => {
-      if (ev.key === "ArrowDown" || ev.key === "ArrowUp") {
-        ev.preventDefault();
-        if (!hits.length) return;
-        active = (active + (ev.key === "ArrowDown" ? 1 : hits.length - 1)) % hits.length;
-        mark();
-      } else if (ev.key === "Enter") {
-        ev.preventDefault();
-        clearTimeout(timer);
-        try {
-          // The highlighted suggestion when the list is open; else the best exact/prefix hit.
-          if (!list.hidden && hits[active]) { pick(hits[active]); return; }
-          if (await suggest(input.value)) pick(hits[0]);
-        } catch (e) { fail(e); }
-      } else if (ev.key === "Escape") {
-        list.hidden = true;
-      }
-    });
-  }
+  // --- search boxes (the entity search and the path ends; explore-search.js) ------------
+  const attachSuggest = (input, list, onPick) =>
+    window.kgSearch.attach(input, list, onPick, { api, el, say, fail });
 
   attachSuggest($("q"), $("suggestions"), (hit) => load(hit.entity_id).catch(fail));
   attachSuggest($("path-from"), $("from-suggestions"), () => {});

@@ -104,7 +104,7 @@ def test_types_sizes_labels_and_expansion(demo_url: str, page: Any, output_dir: 
     )
     assert sorted(legend) == sorted({n["type"] for n in nodes})
     assert page.locator("#legend").is_visible()
-    looks = {}
+    looks: dict[str, tuple[str, str]] = {}
     for etype, colour, shape, _, _ in styled:
         assert looks.setdefault(etype, (colour, shape)) == (colour, shape)
     assert len(set(looks.values())) == len(looks)  # different types look different

@@ -76,5 +76,8 @@ def test_a_document_is_read_with_its_text_and_chunks(demo_client: httpx.Client) 
     assert body["chunks"] and [c["index"] for c in body["chunks"]] == sorted(
         c["index"] for c in body["chunks"]
     )
-    assert all(c["text"] in body["text"] for c in body["chunks"])
+    assert all(c["text"][-40:] in body["text"] for c in body["chunks"])
+    # The chunker repeats a sentence or two at each chunk boundary; the text does not.
+    assert len(body["chunks"]) > 1
+    assert len(body["text"]) < sum(len(c["text"]) for c in body["chunks"])
     assert_problem(demo_client.get("/v1/documents/doc-0000000000000000"), 404)

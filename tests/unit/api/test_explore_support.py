@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from api.explore import Support, supporting_sentence
+from api.explore import Support, document_text, supporting_sentence
 
 TEXT = (
     "The Lakeside Rowing Club held its spring regatta.  Ada Fenwick, its captain,\n"
@@ -34,3 +34,16 @@ def test_names_match_whole_words_only_and_one_end_is_a_fallback() -> None:
     found = supporting_sentence(text, [("Ada Fenwick",), ("Club",)])
     assert found.sentence == "Ada Fenwick spoke."
     assert supporting_sentence(text, [("Nobody",), ("Club",)]) == Support()
+
+
+def test_a_document_is_its_chunks_without_their_overlap() -> None:
+    chunks = [
+        "The club was founded in 1901. It rows on the lake.",
+        "It rows on the lake. Its boathouse burnt down in 1950.",
+        "A new boathouse opened in 1953.",
+    ]
+    assert document_text(chunks) == (
+        "The club was founded in 1901. It rows on the lake. Its boathouse burnt down in 1950."
+        "\n\nA new boathouse opened in 1953."
+    )
+    assert document_text([]) == ""
