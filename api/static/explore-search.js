@@ -11,7 +11,8 @@ window.kgSearch = (() => {
 
   function attach(input, list, onPick, { api, el, say, fail }) {
     let hits = [];
-    let active = 0;
+    let active = -1; // the highlighted suggestion; none for names only looked like
+    let shownFor = ""; // the text the listed suggestions answer
     let timer = 0;
     const mark = () => [...list.children].forEach((li, i) => li.setAttribute("aria-selected", i === active));
     const pick = (hit) => { list.hidden = true; input.value = hit.name; input.dataset.id = hit.entity_id; onPick(hit); };
@@ -20,7 +21,9 @@ window.kgSearch = (() => {
       if (!q.trim()) { list.hidden = true; hits = []; return; }
       const found = await api(`/v1/entities?q=${encodeURIComponent(q)}&k=8`);
       hits = found.items;
-      active = 0;
+      shownFor = q;
+      const known = hits.length > 0 && hits[0].score > LIKENESS;
+      active = known ? 0 : -1;
       list.replaceChildren(...hits.map((h) => {
         const li = el("li", h.name, { role: "option", "data-id": h.entity_id });
         if (h.matched && h.matched !== h.name) li.append(el("small", `alias: ${h.matched}`));
@@ -29,7 +32,6 @@ window.kgSearch = (() => {
       }));
       mark();
       list.hidden = hits.length === 0;
-      const known = hits.length > 0 && hits[0].score > LIKENESS;
       if (!known) say(`No entity is known as “${q}”.${hits.length ? " Similar names are listed." : ""}`);
       return known;
     }
@@ -44,22 +46,25 @@ window.kgSearch = (() => {
       if (ev.key === "ArrowDown" || ev.key === "ArrowUp") {
         ev.preventDefault();
         if (!hits.length) return;
-        active = (active + (ev.key === "ArrowDown" ? 1 : hits.length - 1)) % hits.length;
+        const step = ev.key === "ArrowDown" ? 1 : hits.length - 1;
+        active = active < 0 ? 0 : (active + step) % hits.length;
         mark();
       } else if (ev.key === "Enter") {
         ev.preventDefault();
         clearTimeout(timer);
         try {
-          // The highlighted suggestion when the list is open; else the best exact/prefix hit.
-          if (!list.hidden && hits[active]) { pick(hits[active]); return; }
-          if (await suggest(input.value)) pick(hits[0]);
+          // The highlighted suggestion of the text as typed; else the best whole or starting
+          // alias. A name only looked like is never opened without the user choosing it.
+          const current = !list.hidden && shownFor === input.value;
+          if (current && hits[active]) { pick(hits[active]); return; }
+          if (!current && await suggest(input.value)) pick(hits[0]);
         } catch (e) { fail(e); }
-      } else if (ev.key === "Escape") {
+      } else if (ev.key === "Escape" && !list.hidden) {
+        ev.preventDefault(); // a search field would clear itself too
         list.hidden = true;
       }
     });
   }
-
 
   return { attach };
 })();

@@ -227,7 +227,10 @@ def test_unknown_names_and_the_key_banner(keyed_url: str, page: Any, output_dir:
     # A name nothing is known as says so, even with look-alike suggestions listed.
     page.fill("#q", "Zzyzx Trust")
     page.locator("#status", has_text="No entity is known as “Zzyzx Trust”").wait_for()
-    page.press("#q", "Escape")
+    assert page.locator("#suggestions li").count() > 0  # the look-alikes stay listed
     page.press("#q", "Enter")
-    assert page.evaluate(f"{CY}.nodes().length") == 0  # nothing loaded for an unknown name
+    page.press("#q", "Escape")  # closes the list, keeps the text
+    assert page.input_value("#q") == "Zzyzx Trust"
+    assert page.locator("#suggestions").is_hidden()
+    assert page.evaluate(f"{CY}.nodes().length") == 0  # nothing opened for an unknown name
     _shot(page, output_dir, "8-unknown-name")
