@@ -13,11 +13,17 @@ from typing import Any
 from core.errors import InputError, NotFoundError
 from core.names import normalize_name
 from graph_store.explore_types import (
+    ChunkMeta,
+    DocumentMeta,
     DocumentRef,
     EdgeInfo,
     EntityDetails,
+    EntityMeta,
+    EntityRank,
     EvidenceChunk,
+    GraphDetails,
     GraphPath,
+    RelationMeta,
 )
 from graph_store.types import ChunkHit, EntityHit, GraphEdge, GraphNode
 
@@ -59,6 +65,39 @@ def details(run: Run, entity_id: str) -> EntityDetails:
     if not rows:
         raise NotFoundError(f"no entity with id {entity_id!r}")
     return entity_details(rows[0], run("explore_entity_documents", id=entity_id, limit=DOCUMENTS))
+
+
+def ranks(run: Run, ids: Sequence[str]) -> dict[str, EntityRank]:
+    """PageRank and mentions of each known id; unknown ids are left out."""
+    rows = run("explore_entity_ranks", ids=sorted(set(ids)))
+    return {r[0]: EntityRank(r[0], float(r[1] or 0.0), int(r[2] or 0)) for r in rows}
+
+
+def graph_details(run: Run) -> GraphDetails:
+    """The ``explore_export_*`` rows (same columns on both backends) as ``GraphDetails``."""
+    return GraphDetails(
+        documents=tuple(
+            DocumentMeta(r[0], r[1] or "", r[2] or "", r[3] or "", r[4] or "", r[5] or "")
+            for r in run("explore_export_documents")
+        ),
+        chunks=tuple(
+            ChunkMeta(r[0], r[1], int(r[2] or 0), r[3] or "") for r in run("explore_export_chunks")
+        ),
+        entities=tuple(
+            EntityMeta(
+                r[0],
+                r[1] or "",
+                float(r[2] or 0.0),
+                int(r[3] or 0),
+                tuple(sorted({a for a in r[4] or () if a}, key=str.casefold)),
+            )
+            for r in run("explore_export_entities")
+        ),
+        relations=tuple(
+            RelationMeta(r[0], r[1], r[2], r[4] or "", tuple(r[3] or ()))
+            for r in run("explore_export_relations")
+        ),
+    )
 
 
 def require_entities(run: Run, *ids: str) -> list[list[Any]]:

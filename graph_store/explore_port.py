@@ -11,6 +11,8 @@ from graph_store.explore_types import (
     CypherAnswer,
     EdgeInfo,
     EntityDetails,
+    EntityRank,
+    GraphDetails,
     GraphPath,
     SchemaDescription,
 )
@@ -36,6 +38,13 @@ class GraphExplorer(Protocol):
     ) -> list[GraphPath]:
         """Shortest ``RELATED`` paths (either direction) of at most ``max_hops`` (1..3, else
         InputError); empty when none is that short. NotFoundError for an unknown entity."""
+
+    def entity_ranks(self, entity_ids: Sequence[str]) -> dict[str, EntityRank]:
+        """PageRank and mention count per known id (unknown ids left out)."""
+
+    def graph_details(self) -> GraphDetails:
+        """Documents, chunk texts, entity types/PageRank/aliases and relation evidence of the
+        whole graph, for exports."""
 
     def describe_schema(self) -> SchemaDescription:
         """Node labels and relationship types with their properties, read from the store

@@ -114,3 +114,60 @@ class CypherAnswer:
     cypher: str
     rows: list[dict[str, Any]]
     dialect: str
+
+
+@dataclass(frozen=True)
+class EntityRank:
+    """How central an entity is: what the explorer sizes its node by."""
+
+    id: str
+    pagerank: float
+    mentions: int
+
+
+@dataclass(frozen=True)
+class DocumentMeta:
+    id: str
+    uri: str
+    title: str
+    date: str
+    doc_type: str
+    source: str
+
+
+@dataclass(frozen=True)
+class ChunkMeta:
+    id: str
+    doc_id: str
+    index: int
+    text: str
+
+
+@dataclass(frozen=True)
+class EntityMeta:
+    id: str
+    type: str
+    pagerank: float
+    mentions: int
+    aliases: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RelationMeta:
+    source: str
+    target: str
+    type: str
+    extractor: str
+    evidence: tuple[str, ...]  # chunk ids
+
+
+@dataclass(frozen=True)
+class GraphDetails:
+    """What an export adds to the bare chunk–entity graph (``GraphExport``) so that a graph
+    tool (Gephi, Neo4j Bloom) can colour, size and explain it: documents with their metadata,
+    chunk texts, entity types, PageRank and aliases, relation evidence."""
+
+    documents: tuple[DocumentMeta, ...]
+    chunks: tuple[ChunkMeta, ...]
+    entities: tuple[EntityMeta, ...]
+    relations: tuple[RelationMeta, ...]

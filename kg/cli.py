@@ -153,13 +153,15 @@ def export(
     ] = None,
 ) -> None:
     """Export the entity/chunk graph."""
+    from graph_store.explore_port import GraphExplorer
     from kg.export import to_graphml, to_json
 
     if fmt not in ("graphml", "json"):
         raise fail(f"unknown format {fmt!r}: use graphml or json")
     with opened() as c:
         data = c.store.export_graph()
-    text = to_graphml(data) if fmt == "graphml" else to_json(data)
+        details = c.store.graph_details() if isinstance(c.store, GraphExplorer) else None
+    text = to_graphml(data, details) if fmt == "graphml" else to_json(data, details)
     if output:
         output.write_text(text, encoding="utf-8")
         out.print(f"wrote {output}")

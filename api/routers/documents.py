@@ -6,12 +6,13 @@ import shutil
 import tempfile
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, File, Query, UploadFile
 
 from api.deps import ContainerDep, SettingsDep, StoreDep
 from api.errors import Problem
+from api.explore import document_text
 from api.schemas import DeletedOut, DocumentOut, IngestOut, IngestRequest, Page, jsonable
 from core.errors import InputError, NotFoundError
 from extraction.loaders import SourceDocument, discover, load_file
@@ -39,6 +40,20 @@ def list_documents(
         limit=limit,
         total=store.counts().documents,
     )
+
+
+@router.get("/documents/{doc_id}")
+def read_document(doc_id: str, store: StoreDep) -> dict[str, Any]:
+    """A document's metadata and text, chunk by chunk (what the explorer opens)."""
+    found = [d for d in store.find_documents(doc_id) if d.id == doc_id]
+    if not found:
+        raise NotFoundError(f"no document with id {doc_id!r}")
+    chunks = store.document_chunks(doc_id)
+    return {
+        **jsonable(found[0]),
+        "text": document_text([c.text for c in chunks]),
+        "chunks": [{"id": c.chunk_id, "index": c.index, "text": c.text} for c in chunks],
+    }
 
 
 @router.delete("/documents/{doc_id}")

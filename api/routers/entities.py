@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 
 from api.deps import StoreDep
-from api.explore import explore_port
+from api.explore import explore_port, supporting_sentence, with_ranks
 from api.schemas import jsonable
 from core.errors import NotFoundError
 from graph_store.port import MAX_HOPS
@@ -41,11 +41,14 @@ def neighborhood(
     hops: Hops = 1,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
 ) -> dict[str, Any]:
-    """Entities within ``hops`` typed relations, with the relations among them."""
+    """Entities within ``hops`` typed relations, with the relations among them; each entity
+    with its PageRank and mention count."""
     graph = store.neighbourhood(entity_id, hops, limit)
     if not graph.nodes:
         raise NotFoundError(f"no entity with id {entity_id!r}")
-    return {"center": entity_id, "hops": hops, **jsonable(graph)}
+    body = jsonable(graph)
+    body["nodes"] = with_ranks(explore_port(store), body["nodes"])
+    return {"center": entity_id, "hops": hops, **body}
 
 
 @router.get("/relations")
@@ -54,12 +57,19 @@ def relation_evidence(
     source: Annotated[str, Query(min_length=1)],
     target: Annotated[str, Query(min_length=1)],
 ) -> dict[str, Any]:
-    """The typed relations between two entities (either direction) with their evidence chunks."""
-    return {
-        "source": source,
-        "target": target,
-        "relations": jsonable(explore_port(store).edge_evidence(source, target)),
-    }
+    """The typed relations between two entities (either direction) with their evidence chunks;
+    each chunk's ``support`` is its sentence naming both entities (by name or alias), as
+    ``start:end`` of its text."""
+    explorer = explore_port(store)
+    relations = jsonable(explorer.edge_evidence(source, target))
+    ends = []
+    for eid in (source, target):
+        found = explorer.entity_details(eid)
+        ends.append((found.name, *found.aliases))
+    for relation in relations:
+        for chunk in relation["evidence"]:
+            chunk["support"] = jsonable(supporting_sentence(chunk["text"], ends))
+    return {"source": source, "target": target, "relations": relations}
 
 
 @router.get("/paths")
@@ -70,5 +80,8 @@ def paths(
     max_hops: Hops = MAX_HOPS,
 ) -> dict[str, Any]:
     """Shortest relation paths between two entities, up to ``max_hops``."""
-    found = explore_port(store).paths(from_id, to_id, max_hops)
-    return {"from": from_id, "to": to_id, "max_hops": max_hops, "paths": jsonable(found)}
+    explorer = explore_port(store)
+    found = jsonable(explorer.paths(from_id, to_id, max_hops))
+    for path in found:
+        path["nodes"] = with_ranks(explorer, path["nodes"])
+    return {"from": from_id, "to": to_id, "max_hops": max_hops, "paths": found}

@@ -15,7 +15,12 @@ from api.deps import SettingsDep
 from api.errors import Problem
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
-_ASSETS = {"explore.js": "text/javascript", "explore.css": "text/css"}
+_ASSETS = {
+    "explore.js": "text/javascript",
+    "explore-graph.js": "text/javascript",
+    "explore-search.js": "text/javascript",
+    "explore.css": "text/css",
+}
 _CYTOSCAPE = Path("cytoscape/dist/cytoscape.min.js")
 
 # The page and its code hold no data; every data call it makes goes through /v1 (and its key).

@@ -17,6 +17,8 @@ from graph_store import explore_core as core
 from graph_store.explore_types import (
     EdgeInfo,
     EntityDetails,
+    EntityRank,
+    GraphDetails,
     GraphPath,
     PropertyInfo,
     SchemaDescription,
@@ -67,6 +69,12 @@ class KuzuExploreMixin:
         self: _KuzuHost, from_id: str, to_id: str, max_hops: int = 3, limit: int = 20
     ) -> list[GraphPath]:
         return core.paths(self._q, from_id, to_id, max_hops, limit, _path)
+
+    def entity_ranks(self: _KuzuHost, entity_ids: Sequence[str]) -> dict[str, EntityRank]:
+        return core.ranks(self._q, entity_ids)
+
+    def graph_details(self: _KuzuHost) -> GraphDetails:
+        return core.graph_details(self._q)
 
     def describe_schema(self: _KuzuHost) -> SchemaDescription:
         # Through Kùzu's public catalogue functions, not the binding's private helpers, so the

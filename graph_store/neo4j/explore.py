@@ -17,6 +17,8 @@ from graph_store.explore_types import (
     CypherAnswer,
     EdgeInfo,
     EntityDetails,
+    EntityRank,
+    GraphDetails,
     GraphPath,
     PropertyInfo,
     SchemaDescription,
@@ -74,6 +76,12 @@ class Neo4jExploreMixin:
         self: _Neo4jHost, from_id: str, to_id: str, max_hops: int = 3, limit: int = 20
     ) -> list[GraphPath]:
         return core.paths(self._read, from_id, to_id, max_hops, limit, _path)
+
+    def entity_ranks(self: _Neo4jHost, entity_ids: Sequence[str]) -> dict[str, EntityRank]:
+        return core.ranks(self._read, entity_ids)
+
+    def graph_details(self: _Neo4jHost) -> GraphDetails:
+        return core.graph_details(self._read)
 
     def describe_schema(self: _Neo4jHost) -> SchemaDescription:
         node_props: dict[str, list[PropertyInfo]] = {}

@@ -28,3 +28,14 @@ def demo_url(demo_container: Container) -> Iterator[str]:
 def output_dir() -> Path:
     OUTPUT.mkdir(parents=True, exist_ok=True)
     return OUTPUT
+
+
+API_KEY = "e2e-explorer-key"
+
+
+@pytest.fixture(scope="module")
+def keyed_url(demo_container: Container) -> Iterator[str]:
+    """The demo graph behind a server that wants an API key (``API_KEY``)."""
+    settings = demo_container.settings.model_copy(update={"api_keys": API_KEY})
+    with live_server(create_app(settings, container=demo_container)) as url:
+        yield url
