@@ -13,11 +13,21 @@ from rich.markup import escape
 from rich.progress import TaskID
 
 from core.errors import KgError
-from kg.cli_support import err, fail, opened, out, progress
+from kg.cli_support import NO_DOCUMENTS, err, fail, has_documents, opened, out, progress
 from kg.commands import register_all
 from kg.settings import get_settings
 
 app = typer.Typer(help="kg-first: a knowledge-graph-first retrieval system.", no_args_is_help=True)
+
+
+@app.callback()
+def _settings_first() -> None:
+    """Read the settings before any command, so that an invalid ``KG_*`` value is one
+    ``error:`` line whatever the command (``kg serve`` included)."""
+    try:
+        get_settings()
+    except KgError as exc:
+        raise fail(str(exc)) from exc
 
 
 @app.command()
@@ -79,7 +89,7 @@ def delete(
 ) -> None:
     """Delete documents with their chunks, mentions and orphaned entities."""
     missing = 0
-    with opened() as c:
+    with opened(existing=True) as c:
         for key in keys:
             docs = c.store.find_documents(key)
             if not docs:
@@ -97,7 +107,7 @@ def delete(
 @app.command()
 def stats(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     """Counts of documents, chunks, entities, relations and aliases."""
-    with opened() as c:
+    with opened(existing=True) as c:
         counts = c.store.counts().as_dict()
     if as_json:
         print(
@@ -126,7 +136,14 @@ def search(
     """Retrieve the chunks that best answer a question, with scores and graph paths."""
     from retrieval.filters import SearchFilters
 
-    with opened() as c:
+    with opened(existing=True) as c:
+        if not has_documents(c):
+            empty = NO_DOCUMENTS.format(data_dir=c.settings.data_dir)
+            if as_json:
+                print(json.dumps({"question": question, "results": [], "message": empty}))
+            else:
+                out.print(empty, highlight=False, soft_wrap=True)
+            return
         try:
             filters = SearchFilters(source, doc_type, date_from, date_to)
             got = c.searcher().retrieve(question, k, preset, filters)
@@ -157,7 +174,7 @@ def export(
 
     if fmt not in ("graphml", "json"):
         raise fail(f"unknown format {fmt!r}: use graphml or json")
-    with opened() as c:
+    with opened(existing=True) as c:
         data = c.store.export_graph()
     text = to_graphml(data) if fmt == "graphml" else to_json(data)
     if output:
