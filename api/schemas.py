@@ -37,6 +37,12 @@ class FailedInput(BaseModel):
     reason: str
 
 
+class UploadedOut(BaseModel):
+    id: str
+    uri: str
+    title: str
+
+
 class IngestOut(BaseModel):
     files: int
     documents_seen: int
@@ -46,6 +52,8 @@ class IngestOut(BaseModel):
     chunks_written: int
     failed: list[FailedInput]
     seconds: float
+    # Uploads only: each uploaded document's id, URI and title (added, updated or unchanged).
+    documents: list[UploadedOut] = Field(default_factory=list)
 
     @classmethod
     def of(cls, report: IngestReport) -> IngestOut:
