@@ -127,14 +127,20 @@ def search(
     preset: Annotated[
         str | None, typer.Option(help="dense, hybrid or graph (default from settings).")
     ] = None,
-    source: Annotated[str | None, typer.Option(help="Only documents from this source.")] = None,
+    source: Annotated[
+        str | None,
+        typer.Option(
+            help="Only documents from this source: a document's 'Source:' line, else the folder "
+            "it was ingested from (a folder may be given relative)."
+        ),
+    ] = None,
     doc_type: Annotated[str | None, typer.Option("--type", help="Only this document type.")] = None,
     date_from: Annotated[str | None, typer.Option("--from", help="Dated on/after (ISO).")] = None,
     date_to: Annotated[str | None, typer.Option("--to", help="Dated on/before (ISO).")] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Retrieve the chunks that best answer a question, with scores and graph paths."""
-    from retrieval.filters import SearchFilters
+    from retrieval.filters import SearchFilters, check_known
 
     with opened(existing=True) as c:
         if not has_documents(c):
@@ -144,14 +150,25 @@ def search(
             else:
                 out.print(empty, highlight=False, soft_wrap=True)
             return
+        folder = Path(source).expanduser() if source else None
         try:
-            filters = SearchFilters(source, doc_type, date_from, date_to)
+            filters = SearchFilters(
+                source,
+                doc_type,
+                date_from,
+                date_to,
+                str(folder.resolve()) if folder and folder.is_dir() else None,
+            )
             got = c.searcher().retrieve(question, k, preset, filters)
+            if not got.results and filters.active:
+                check_known(filters, c.store)
         except KgError as exc:
             raise fail(str(exc)) from exc
     if as_json:
         print(json.dumps(got.as_dict(), ensure_ascii=False))
         return
+    if not got.results:
+        out.print("no results" + (" for these filters" if filters.active else ""))
     if got.linked:
         names = ", ".join(f"{x.name} ({x.method})" for x in got.linked[:5])
         out.print(f"[dim]linked: {escape(names)}[/]")

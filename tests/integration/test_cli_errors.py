@@ -121,3 +121,34 @@ def test_store_held_by_serve_names_the_server(tmp_path: Path) -> None:
         server.communicate(timeout=120)
     assert not (data / "holder.json").exists(), "the server removes its record on exit"
     assert run(data, "stats").returncode == 0
+
+
+def test_filters_take_a_folder_as_given_and_name_what_is_wrong(tmp_path: Path) -> None:
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "harbour.md").write_text(
+        "# Harbour Board minutes\n\nDate: 2026-03-14\nType: minutes\n\n"
+        "The Harbour Board funds the Lantern Project in Eastmere.\n",
+        encoding="utf-8",
+    )
+    data = tmp_path / "kg"
+    assert run(data, "ingest", str(notes)).returncode == 0
+    question = "Who funds the Lantern Project?"
+    for given in ("notes", "notes/", str(notes) + "/", "./notes"):
+        done = run(data, "search", question, "--source", given, "--json", cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        import json
+
+        assert json.loads(done.stdout)["results"], given
+    for args, says in (
+        (["--from", "2026-13"], "2026-13"),
+        (["--from", "2026-04", "--to", "2026-03-31"], "before it starts"),
+        (["--type", "nonexistent"], "no document has type 'nonexistent'; types: 'minutes'"),
+        (["--source", "elsewhere"], "no document has source 'elsewhere'"),
+    ):
+        done = run(data, "search", question, *args, cwd=tmp_path)
+        assert done.returncode == 1, (args, done.stdout)
+        assert says in one_error_line(done)
+    nothing = run(data, "search", question, "--from", "2027", cwd=tmp_path)
+    assert nothing.returncode == 0
+    assert nothing.stdout.splitlines()[0] == "no results for these filters"
