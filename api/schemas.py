@@ -54,6 +54,8 @@ class IngestOut(BaseModel):
     seconds: float
     # Uploads only: each uploaded document's id, URI and title (added, updated or unchanged).
     documents: list[UploadedOut] = Field(default_factory=list)
+    # Server-side ingest only: READMEs a folder walk left out (KG_INGEST__INCLUDE_READMES).
+    skipped: list[str] = Field(default_factory=list)
 
     @classmethod
     def of(cls, report: IngestReport) -> IngestOut:

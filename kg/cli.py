@@ -55,6 +55,17 @@ def init(
 @app.command()
 def ingest(paths: Annotated[list[Path], typer.Argument(help="Files or directories.")]) -> None:
     """Ingest files (md, txt, html, pdf, corpus JSON); unchanged documents are skipped."""
+    from extraction.loaders import discover
+
+    # Folders are expanded here so that a README left out is said, not silent.
+    skipped: list[Path] = []
+    files, missing = discover(list(paths), get_settings().ingest.include_readmes, skipped)
+    for readme in skipped:
+        out.print(
+            f"skipped: {readme}: README (KG_INGEST__INCLUDE_READMES=true ingests it)",
+            highlight=False,
+            soft_wrap=True,
+        )
     with opened(init=True) as c, progress() as bars:
         tasks: dict[str, TaskID] = {}
 
@@ -63,7 +74,8 @@ def ingest(paths: Annotated[list[Path], typer.Argument(help="Files or directorie
                 tasks[phase] = bars.add_task(phase, total=total)
             bars.update(tasks[phase], completed=done, total=total)
 
-        report = c.ingestor().ingest_paths(paths, hook)
+        report = c.ingestor().ingest_paths(files, hook)
+    report.failed[:0] = missing
     for failure in report.failed:
         err.print(f"[red]error:[/] {failure}", highlight=False, soft_wrap=True)
     out.print(

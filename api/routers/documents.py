@@ -124,7 +124,8 @@ def ingest_paths(body: IngestRequest, container: ContainerDep, settings: Setting
         if not _inside(path, roots):
             raise Problem(403, f"{raw}: outside the configured ingest roots")
         wanted.append(path)
-    files, missing = discover(wanted)
+    skipped: list[Path] = []
+    files, missing = discover(wanted, settings.ingest.include_readmes, skipped)
     # A symlink inside a root may point out of it; each file is checked once more.
     inside = [f for f in files if _inside(f.resolve(), roots)]
     escaped = [
@@ -134,7 +135,9 @@ def ingest_paths(body: IngestRequest, container: ContainerDep, settings: Setting
     ]
     report = container.ingestor().ingest_paths(inside)
     report.failed[:0] = [*missing, *escaped]
-    return _checked(report)
+    out = _checked(report)
+    out.skipped = [str(p) for p in skipped]
+    return out
 
 
 def _inside(path: Path, roots: list[Path]) -> bool:

@@ -152,3 +152,17 @@ def test_filters_take_a_folder_as_given_and_name_what_is_wrong(tmp_path: Path) -
     nothing = run(data, "search", question, "--from", "2027", cwd=tmp_path)
     assert nothing.returncode == 0
     assert nothing.stdout.splitlines()[0] == "no results for these filters"
+
+
+def test_a_folders_readme_is_skipped_with_a_line_or_ingested_on_request(tmp_path: Path) -> None:
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "README.md").write_text("# About these notes\n\nThe notes are invented.\n")
+    (folder / "harbour.md").write_text("# Harbour note\n\nThe Harbour Board met in May.\n")
+    done = run(tmp_path / "kg", "ingest", str(folder))
+    assert done.returncode == 0, done.stderr
+    assert f"skipped: {folder / 'README.md'}: README" in done.stdout
+    assert "1 documents from 1 files: 1 added" in done.stdout
+    env = {"KG_INGEST__INCLUDE_READMES": "true"}
+    both = run(tmp_path / "kg2", "ingest", str(folder), env=env)
+    assert "skipped:" not in both.stdout and "2 documents from 2 files: 2 added" in both.stdout
