@@ -13,6 +13,7 @@ from rich.markup import escape
 from rich.progress import TaskID
 
 from core.errors import KgError
+from kg import holder
 from kg.cli_support import NO_DOCUMENTS, err, fail, has_documents, opened, out, progress
 from kg.commands import register_all
 from kg.settings import get_settings
@@ -43,6 +44,9 @@ def init(
     """Create the graph schema and indexes (idempotent)."""
     settings = get_settings()
     if reset and settings.store == "embedded":
+        # Its files would be deleted under the process that has them open.
+        if held := holder.current(settings.data_dir):
+            raise fail(held.advice(settings.data_dir))
         for p in (settings.embedded_path, Path(f"{settings.embedded_path}.wal")):
             if p.is_dir():
                 shutil.rmtree(p)

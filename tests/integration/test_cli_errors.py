@@ -116,6 +116,9 @@ def test_store_held_by_serve_names_the_server(tmp_path: Path) -> None:
         line = one_error_line(done)
         assert f"is held by 'kg serve' (pid {server.pid}" in line
         assert f"stop it (kill {server.pid})" in line and "lock" not in line.lower()
+        # `kg init --reset` would delete the files under the server: refused the same way.
+        reset = run(data, "init", "--reset")
+        assert reset.returncode == 1 and f"(pid {server.pid}" in one_error_line(reset)
     finally:
         server.send_signal(signal.SIGTERM)
         server.communicate(timeout=120)
