@@ -16,6 +16,7 @@ import anyio
 from fastapi import Depends, FastAPI
 
 from api.deps import AppState
+from api.docs import install_docs
 from api.errors import install_error_handlers, problem_responses
 from api.routers import cypher, documents, entities, explorer, jobs, query, system
 from api.security import BodyLimitMiddleware, key_digests, require_api_key
@@ -61,7 +62,11 @@ def create_app(
         # land on the entity search, a different answer than the caller asked for, and the
         # redirect is in no route's documented responses. A path no route has is a 404.
         redirect_slashes=False,
+        # Served by install_docs from local files: FastAPI's own pages load from a CDN.
+        docs_url=None,
+        redoc_url=None,
     )
+    install_docs(app)
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.api.max_request_bytes)
     app.include_router(system.router)

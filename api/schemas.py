@@ -37,6 +37,12 @@ class FailedInput(BaseModel):
     reason: str
 
 
+class UploadedOut(BaseModel):
+    id: str
+    uri: str
+    title: str
+
+
 class IngestOut(BaseModel):
     files: int
     documents_seen: int
@@ -46,6 +52,10 @@ class IngestOut(BaseModel):
     chunks_written: int
     failed: list[FailedInput]
     seconds: float
+    # Uploads only: each uploaded document's id, URI and title (added, updated or unchanged).
+    documents: list[UploadedOut] = Field(default_factory=list)
+    # Server-side ingest only: READMEs a folder walk left out (KG_INGEST__INCLUDE_READMES).
+    skipped: list[str] = Field(default_factory=list)
 
     @classmethod
     def of(cls, report: IngestReport) -> IngestOut:
@@ -61,7 +71,14 @@ class IngestOut(BaseModel):
         )
 
 
+# Request bodies refuse fields they do not have: a typo ("tpye") is a 422 naming it, not a
+# filter silently dropped.
+_STRICT = ConfigDict(extra="forbid")
+
+
 class IngestRequest(BaseModel):
+    model_config = _STRICT
+
     paths: list[str] = Field(min_length=1, max_length=1000)
 
 
@@ -80,7 +97,7 @@ class SearchRequest(BaseModel):
     """The filters carry the names ``kg search`` gives them (``--source``, ``--type``,
     ``--from``, ``--to``); every condition given must hold."""
 
-    model_config = ConfigDict(populate_by_name=True)
+    model_config = ConfigDict(populate_by_name=True, extra="forbid")
 
     question: str = Field(min_length=1, max_length=4000)
     k: int = Field(default=5, ge=1, le=100)
@@ -113,9 +130,13 @@ class SearchOut(BaseModel):
     # empty for the dense and hybrid presets, which do no linking.
     linked_entities: list[LinkedEntityOut]
     bridge_entities: list[BridgeEntityOut]
+    # Set when there was nothing to search (no documents yet).
+    message: str | None = None
 
 
 class AskRequest(BaseModel):
+    model_config = _STRICT
+
     question: str = Field(min_length=1, max_length=4000)
     # Chunks retrieved per sub-query and agent rounds; the KG_AGENT__* settings when omitted.
     k: int | None = Field(default=None, ge=1, le=50)
@@ -125,6 +146,8 @@ class AskRequest(BaseModel):
 
 class CypherRequest(BaseModel):
     """Exactly one of ``query`` (Cypher) and ``question`` (text2cypher)."""
+
+    model_config = _STRICT
 
     query: str | None = Field(default=None, min_length=1, max_length=20_000)
     question: str | None = Field(default=None, min_length=1, max_length=4000)

@@ -24,6 +24,10 @@ class StoreUnavailable(StoreError):
     same request may succeed later, unlike a query the store refused."""
 
 
+class StoreLocked(StoreUnavailable):
+    """Another process holds the embedded store open (it allows one process at a time)."""
+
+
 class SchemaVersionError(StoreError):
     """The store on disk was written with a different graph schema version."""
 

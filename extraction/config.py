@@ -148,6 +148,9 @@ class IngestSettings(BaseModel):
     # Chunks are embedded as "title\ntext": a passage rarely repeats its document's name, yet
     # questions ask by that name. Changing it re-embeds every document on the next sync.
     embed_title: bool = True
+    # A folder's README.md describes the folder and is skipped (with a line saying so) unless
+    # this is set; see extraction.loaders.discover.
+    include_readmes: bool = False
 
 
 class IngestHost(Protocol):

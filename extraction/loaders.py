@@ -36,15 +36,27 @@ class SourceDocument:
     date: str = ""
 
 
-def discover(paths: list[Path]) -> tuple[list[Path], list[InputError]]:
-    """Expand directories (recursively, supported suffixes only, sorted) into files."""
+def discover(
+    paths: list[Path], include_readmes: bool = False, skipped: list[Path] | None = None
+) -> tuple[list[Path], list[InputError]]:
+    """Expand directories (recursively, supported suffixes only, sorted) into files.
+
+    A folder's ``README.md`` is left out unless ``include_readmes``: it describes the folder
+    (what the documents are, that they are invented, how they were made) rather than being one
+    of them, and read as a document it would put its own entities into the graph. Callers
+    that pass ``skipped`` get the READMEs left out, to say so. A README named on its own is
+    ingested like any file."""
     files: list[Path] = []
     errors: list[InputError] = []
     for path in paths:
         try:
             if path.is_dir():
                 for child in sorted(path.rglob("*")):
-                    if child.name.startswith(".") or child.name.lower() == "readme.md":
+                    if child.name.startswith("."):
+                        continue
+                    if child.name.lower() == "readme.md" and not include_readmes:
+                        if skipped is not None:
+                            skipped.append(child)
                         continue
                     if child.suffix.lower() in SUPPORTED_SUFFIXES and not child.is_dir():
                         files.append(child)

@@ -13,11 +13,22 @@ from rich.markup import escape
 from rich.progress import TaskID
 
 from core.errors import KgError
-from kg.cli_support import err, fail, opened, out, progress
+from kg import holder
+from kg.cli_support import NO_DOCUMENTS, err, fail, has_documents, opened, out, progress
 from kg.commands import register_all
 from kg.settings import get_settings
 
 app = typer.Typer(help="kg-first: a knowledge-graph-first retrieval system.", no_args_is_help=True)
+
+
+@app.callback()
+def _settings_first() -> None:
+    """Read the settings before any command, so that an invalid ``KG_*`` value is one
+    ``error:`` line whatever the command (``kg serve`` included)."""
+    try:
+        get_settings()
+    except KgError as exc:
+        raise fail(str(exc)) from exc
 
 
 @app.command()
@@ -33,6 +44,9 @@ def init(
     """Create the graph schema and indexes (idempotent)."""
     settings = get_settings()
     if reset and settings.store == "embedded":
+        # Its files would be deleted under the process that has them open.
+        if held := holder.current(settings.data_dir):
+            raise fail(held.advice(settings.data_dir))
         for p in (settings.embedded_path, Path(f"{settings.embedded_path}.wal")):
             if p.is_dir():
                 shutil.rmtree(p)
@@ -45,6 +59,17 @@ def init(
 @app.command()
 def ingest(paths: Annotated[list[Path], typer.Argument(help="Files or directories.")]) -> None:
     """Ingest files (md, txt, html, pdf, corpus JSON); unchanged documents are skipped."""
+    from extraction.loaders import discover
+
+    # Folders are expanded here so that a README left out is said, not silent.
+    skipped: list[Path] = []
+    files, missing = discover(list(paths), get_settings().ingest.include_readmes, skipped)
+    for readme in skipped:
+        out.print(
+            f"skipped: {readme}: README (KG_INGEST__INCLUDE_READMES=true ingests it)",
+            highlight=False,
+            soft_wrap=True,
+        )
     with opened(init=True) as c, progress() as bars:
         tasks: dict[str, TaskID] = {}
 
@@ -53,7 +78,8 @@ def ingest(paths: Annotated[list[Path], typer.Argument(help="Files or directorie
                 tasks[phase] = bars.add_task(phase, total=total)
             bars.update(tasks[phase], completed=done, total=total)
 
-        report = c.ingestor().ingest_paths(paths, hook)
+        report = c.ingestor().ingest_paths(files, hook)
+    report.failed[:0] = missing
     for failure in report.failed:
         err.print(f"[red]error:[/] {failure}", highlight=False, soft_wrap=True)
     out.print(
@@ -79,7 +105,7 @@ def delete(
 ) -> None:
     """Delete documents with their chunks, mentions and orphaned entities."""
     missing = 0
-    with opened() as c:
+    with opened(existing=True) as c:
         for key in keys:
             docs = c.store.find_documents(key)
             if not docs:
@@ -97,7 +123,7 @@ def delete(
 @app.command()
 def stats(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     """Counts of documents, chunks, entities, relations and aliases."""
-    with opened() as c:
+    with opened(existing=True) as c:
         counts = c.store.counts().as_dict()
     if as_json:
         print(
@@ -117,24 +143,48 @@ def search(
     preset: Annotated[
         str | None, typer.Option(help="dense, hybrid or graph (default from settings).")
     ] = None,
-    source: Annotated[str | None, typer.Option(help="Only documents from this source.")] = None,
+    source: Annotated[
+        str | None,
+        typer.Option(
+            help="Only documents from this source: a document's 'Source:' line, else the folder "
+            "it was ingested from (a folder may be given relative)."
+        ),
+    ] = None,
     doc_type: Annotated[str | None, typer.Option("--type", help="Only this document type.")] = None,
     date_from: Annotated[str | None, typer.Option("--from", help="Dated on/after (ISO).")] = None,
     date_to: Annotated[str | None, typer.Option("--to", help="Dated on/before (ISO).")] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Retrieve the chunks that best answer a question, with scores and graph paths."""
-    from retrieval.filters import SearchFilters
+    from retrieval.filters import SearchFilters, check_known
 
-    with opened() as c:
+    with opened(existing=True) as c:
+        if not has_documents(c):
+            empty = NO_DOCUMENTS.format(data_dir=c.settings.data_dir)
+            if as_json:
+                print(json.dumps({"question": question, "results": [], "message": empty}))
+            else:
+                out.print(empty, highlight=False, soft_wrap=True)
+            return
+        folder = Path(source).expanduser() if source else None
         try:
-            filters = SearchFilters(source, doc_type, date_from, date_to)
+            filters = SearchFilters(
+                source,
+                doc_type,
+                date_from,
+                date_to,
+                str(folder.resolve()) if folder and folder.is_dir() else None,
+            )
             got = c.searcher().retrieve(question, k, preset, filters)
+            if not got.results and filters.active:
+                check_known(filters, c.store)
         except KgError as exc:
             raise fail(str(exc)) from exc
     if as_json:
         print(json.dumps(got.as_dict(), ensure_ascii=False))
         return
+    if not got.results:
+        out.print("no results" + (" for these filters" if filters.active else ""))
     if got.linked:
         names = ", ".join(f"{x.name} ({x.method})" for x in got.linked[:5])
         out.print(f"[dim]linked: {escape(names)}[/]")
@@ -158,7 +208,7 @@ def export(
 
     if fmt not in ("graphml", "json"):
         raise fail(f"unknown format {fmt!r}: use graphml or json")
-    with opened() as c:
+    with opened(existing=True) as c:
         data = c.store.export_graph()
         details = c.store.graph_details() if isinstance(c.store, GraphExplorer) else None
     text = to_graphml(data, details) if fmt == "graphml" else to_json(data, details)

@@ -17,7 +17,8 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
-from core.errors import KgError
+from core.errors import KgError, StoreLocked
+from kg import holder
 from kg.container import Container, build
 from kg.settings import get_settings
 
@@ -40,13 +41,26 @@ def fail(message: str, code: int = 1) -> typer.Exit:
     return typer.Exit(code)
 
 
+# The first thing a new user may run is `kg stats` on the default data dir while `make demo`
+# built another one: say so instead of creating an empty store and quoting Kùzu's binder error.
+NO_GRAPH = (
+    "no graph at {data_dir}: run 'kg ingest <folder>' first, or set KG_DATA_DIR "
+    "(make demo builds .kg/demo)"
+)
+NO_DOCUMENTS = "no documents yet in {data_dir}: run 'kg ingest <folder>' first"
+
+
 @contextmanager
-def opened(init: bool = False, reset: bool = False) -> Iterator[Container]:
+def opened(init: bool = False, reset: bool = False, existing: bool = False) -> Iterator[Container]:
     """Build the container from settings and hold the store open; KgError becomes ``fail``.
     ``reset`` empties a Neo4j database first (the embedded store's files are removed by
-    ``kg init`` before this)."""
+    ``kg init`` before this). ``existing``: the command only reads, so an embedded graph that
+    is not there is an error, and nothing is created."""
+    settings = get_settings()
+    if existing and settings.store == "embedded" and not settings.embedded_path.exists():
+        raise fail(NO_GRAPH.format(data_dir=settings.data_dir))
     try:
-        container = build(get_settings())
+        container = build(settings)
         if reset:
             from graph_store.neo4j.store import Neo4jGraphStore
 
@@ -56,8 +70,17 @@ def opened(init: bool = False, reset: bool = False) -> Iterator[Container]:
             if init:
                 container.store.init_schema()
             yield container
+    except StoreLocked as exc:
+        held = holder.current(settings.data_dir)
+        data_dir = settings.data_dir
+        raise fail(held.advice(data_dir) if held else holder.unknown_advice(data_dir)) from exc
     except KgError as exc:
         raise fail(str(exc)) from exc
+
+
+def has_documents(container: Container) -> bool:
+    """Whether retrieval has anything to search (one cheap read)."""
+    return bool(container.store.list_documents(0, 1))
 
 
 def progress() -> Progress:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from core.errors import ConfigError, StoreError
 
@@ -63,6 +63,13 @@ class Neo4jServerSettings(BaseModel):
     start_timeout_s: float = Field(default=120.0, gt=0)
     stop_timeout_s: float = Field(default=60.0, gt=0)
     jars_dir: Path = JARS
+
+    @field_validator("jars_dir")
+    @classmethod
+    def _absolute(cls, value: Path) -> Path:
+        """Resolved against the directory the setting was given in: the server runs in its own
+        home, where a relative class path names nothing (ClassNotFoundException at start)."""
+        return value.expanduser().resolve()
 
 
 @dataclass(frozen=True)

@@ -10,10 +10,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import ValidationError
+from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
 
 from agents.config import AgentSettings
 from api.config import ApiSettings
+from core.errors import ConfigError
 from extraction.config import ChunkingSettings, ExtractionSettings, IngestSettings
 from extraction.sync_config import SyncSettings
 from graph_store.config import Neo4jSettings
@@ -57,5 +59,24 @@ class Settings(BaseSettings):
 
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
-    """The process-wide settings, read once."""
-    return Settings()
+    """The process-wide settings, read once; an invalid value is a ``ConfigError`` naming the
+    variable, its value and what it may be (pydantic's own report is a page of traceback)."""
+    try:
+        return Settings()
+    except ValidationError as exc:
+        raise ConfigError(describe_invalid(exc)) from exc
+    except SettingsError as exc:  # a value that is not even JSON where JSON is expected
+        raise ConfigError(f"invalid setting: {exc}") from exc
+
+
+def describe_invalid(exc: ValidationError) -> str:
+    """``invalid setting KG_STORE='neo5j': Input should be 'embedded' or 'neo4j'``, the
+    problems joined on one line."""
+    problems = []
+    for e in exc.errors():
+        loc = [str(p) for p in e.get("loc", ())]
+        name = "KG_" + "__".join(loc).upper() if loc else "settings"
+        value = e.get("input")
+        given = f"={value!r}" if isinstance(value, str | int | float) else ""
+        problems.append(f"{name}{given}: {e.get('msg', 'invalid')}")
+    return "invalid setting " + "; ".join(problems)

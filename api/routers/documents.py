@@ -2,19 +2,30 @@
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 import tempfile
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import APIRouter, File, Query, UploadFile
+from fastapi import APIRouter, File, Form, Query, UploadFile
 
 from api.deps import ContainerDep, SettingsDep, StoreDep
 from api.errors import Problem
 from api.explore import document_text
-from api.schemas import DeletedOut, DocumentOut, IngestOut, IngestRequest, Page, jsonable
+from api.schemas import (
+    DeletedOut,
+    DocumentOut,
+    IngestOut,
+    IngestRequest,
+    Page,
+    UploadedOut,
+    jsonable,
+)
 from core.errors import InputError, NotFoundError
+from core.names import doc_id
 from extraction.loaders import SourceDocument, discover, load_file
 from extraction.pipeline import IngestReport
 
@@ -68,27 +79,48 @@ def delete_document(doc_id: str, container: ContainerDep) -> DeletedOut:
     return DeletedOut(id=doc_id, title=known[0].title, deleted=True)
 
 
+# A caller's key names the document it replaces: letters, digits and ``._-/:``, so that it
+# reads back plainly in the document's URI.
+_KEY_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._\-/:]{0,199}$"
+
+
 @router.post("/documents")
 def upload_documents(
     files: Annotated[list[UploadFile], File(description="md, txt, html, pdf or corpus JSON")],
     container: ContainerDep,
     settings: SettingsDep,
+    key: Annotated[
+        str | None,
+        Form(
+            pattern=_KEY_PATTERN,
+            description="The document's identity, for one file: uploading again under the same "
+            "key replaces that document. Without it a file is known by its content, so two "
+            "different files of the same name are two documents.",
+        ),
+    ] = None,
 ) -> IngestOut:
-    """Ingest uploaded files. A document's URI is ``upload:<file name>``, so uploading a file
-    of the same name again updates that document (or skips it when unchanged)."""
+    """Ingest uploaded files; ``documents`` gives each one's id. A file's URI is
+    ``upload:<key>`` with a ``key``, else ``upload:<sha256 prefix>/<file name>``: the same
+    content again is unchanged, and another file never replaces a document by its name alone."""
+    if key is not None and len(files) != 1:
+        raise InputError("key", f"a key names one document; {len(files)} files were sent")
+    started = time.perf_counter()
     report = IngestReport(files=len(files))
     sources: list[SourceDocument] = []
     workdir = Path(tempfile.mkdtemp(prefix="kg-upload-"))
     try:
         for upload in files:
             try:
-                sources.extend(_load_upload(upload, workdir, settings.api.max_upload_bytes))
+                sources.extend(_load_upload(upload, workdir, settings.api.max_upload_bytes, key))
             except InputError as exc:
                 report.failed.append(exc)
         container.ingestor().ingest_documents(sources, report)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
-    return _checked(report)
+    report.seconds = time.perf_counter() - started
+    out = _checked(report)
+    out.documents = [UploadedOut(id=doc_id(s.uri), uri=s.uri, title=s.title) for s in sources]
+    return out
 
 
 @router.post("/ingest")
@@ -107,7 +139,8 @@ def ingest_paths(body: IngestRequest, container: ContainerDep, settings: Setting
         if not _inside(path, roots):
             raise Problem(403, f"{raw}: outside the configured ingest roots")
         wanted.append(path)
-    files, missing = discover(wanted)
+    skipped: list[Path] = []
+    files, missing = discover(wanted, settings.ingest.include_readmes, skipped)
     # A symlink inside a root may point out of it; each file is checked once more.
     inside = [f for f in files if _inside(f.resolve(), roots)]
     escaped = [
@@ -117,22 +150,29 @@ def ingest_paths(body: IngestRequest, container: ContainerDep, settings: Setting
     ]
     report = container.ingestor().ingest_paths(inside)
     report.failed[:0] = [*missing, *escaped]
-    return _checked(report)
+    out = _checked(report)
+    out.skipped = [str(p) for p in skipped]
+    return out
 
 
 def _inside(path: Path, roots: list[Path]) -> bool:
     return any(path.is_relative_to(root) for root in roots)
 
 
-def _load_upload(upload: UploadFile, workdir: Path, max_bytes: int) -> list[SourceDocument]:
+def _load_upload(
+    upload: UploadFile, workdir: Path, max_bytes: int, key: str | None
+) -> list[SourceDocument]:
     name = Path(upload.filename or "").name
     if not name or name.startswith("."):
         raise InputError(upload.filename or "(unnamed)", "an upload needs a plain file name")
-    target = workdir / name
+    # Each upload in its own folder: two files of one name in one request stay apart.
+    target = Path(tempfile.mkdtemp(dir=workdir)) / name
     size = 0
+    digest = hashlib.sha256()
     with target.open("wb") as out:
         while block := upload.file.read(_COPY_BLOCK):
             size += len(block)
+            digest.update(block)
             if size > max_bytes:
                 raise Problem(
                     413,
@@ -145,9 +185,11 @@ def _load_upload(upload: UploadFile, workdir: Path, max_bytes: int) -> list[Sour
         loaded = load_file(target, max_bytes)
     except InputError as exc:
         raise InputError(name, exc.reason) from exc
-    # The temporary path would give a new document id on every upload; the name is stable.
+    # The temporary path would give a new document id on every upload; the key or the content
+    # is stable, and the name alone is not an identity (two teams' "minutes.md").
+    identity = key or f"{digest.hexdigest()[:16]}/{name}"
     return [
-        replace(src, uri=f"upload:{name}{src.uri.removeprefix(local)}", source="upload")
+        replace(src, uri=f"upload:{identity}{src.uri.removeprefix(local)}", source="upload")
         for src in loaded
     ]
 

@@ -4,16 +4,18 @@
 run, and **200 OK** with ``{"started": false, "job": ...}`` naming the run already going when
 there is one: only one sync runs at a time, and finding one running is a normal outcome, not an
 error. Both carry ``Location: /v1/jobs/{id}``. With no ``KG_SYNC__DIRS`` the answer is 409.
-The directories come from the server's settings only: an API caller cannot point the server at
-other paths (a sync reads them and deletes documents of files gone from them).
+A body ``{"dirs": [...]}`` syncs those directories instead, each inside ``KG_API__INGEST_ROOTS``
+or one of ``KG_SYNC__DIRS`` (403 otherwise): a sync reads them and deletes documents of files
+gone from them, so a caller cannot point the server anywhere else.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
-from fastapi import APIRouter, FastAPI, Query, Request, Response, status
-from pydantic import BaseModel
+from fastapi import APIRouter, Body, FastAPI, Query, Request, Response, status
+from pydantic import BaseModel, ConfigDict, Field
 
 from api.errors import Problem, problem_responses
 from api.services import ApiHost, Services
@@ -26,6 +28,13 @@ router = APIRouter(prefix="/v1", tags=["sync"])
 MAX_JOBS_PAGE = 500
 # A shutdown waits this long for a running sync to reach the end of its current batch.
 SHUTDOWN_WAIT_S = 60.0
+
+
+class SyncRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    # Relative paths are taken from the first allowed root (ingest roots, then sync dirs).
+    dirs: list[str] | None = Field(default=None, min_length=1, max_length=100)
 
 
 class SyncTriggered(BaseModel):
@@ -52,16 +61,43 @@ def get_jobs(request: Request) -> JobManager:
         **problem_responses(409),
     },
 )
-def trigger_sync(request: Request, response: Response) -> SyncTriggered:
-    """Start a sync of ``KG_SYNC__DIRS`` in the background, or name the one running."""
+def trigger_sync(
+    request: Request,
+    response: Response,
+    body: Annotated[SyncRequest | None, Body()] = None,
+) -> SyncTriggered:
+    """Start a sync of ``KG_SYNC__DIRS`` (or of the body's ``dirs``) in the background, or
+    name the one running."""
     manager = get_jobs(request)
-    if not manager.default_dirs:
+    dirs = _allowed_dirs(body.dirs, request) if body and body.dirs else None
+    if not dirs and not manager.default_dirs:
         raise Problem(status.HTTP_409_CONFLICT, "no directories to sync: KG_SYNC__DIRS is unset")
-    job, started = manager.start(trigger="api")
+    job, started = manager.start(dirs, trigger="api")
     if not started:
         response.status_code = status.HTTP_200_OK
     response.headers["Location"] = f"/v1/jobs/{job.id}"
     return SyncTriggered(started=started, job=job)
+
+
+def _allowed_dirs(raw: list[str], request: Request) -> list[Path]:
+    roots: list[Path] = list(getattr(request.app.state, "sync_roots", ()))
+    if not roots:
+        raise Problem(
+            status.HTTP_403_FORBIDDEN,
+            "syncing named directories needs KG_API__INGEST_ROOTS or KG_SYNC__DIRS",
+        )
+    wanted: list[Path] = []
+    for text in raw:
+        try:
+            path = (roots[0] / text).resolve()  # an absolute ``text`` replaces the root
+        except (OSError, ValueError) as exc:
+            raise Problem(422, f"{text!r}: not a usable path ({exc})") from exc
+        if not any(path.is_relative_to(root) for root in roots):
+            raise Problem(status.HTTP_403_FORBIDDEN, f"{text}: outside the allowed directories")
+        if not path.is_dir():
+            raise Problem(422, f"{text}: not a directory")
+        wanted.append(path)
+    return wanted
 
 
 @router.get("/jobs")
@@ -93,6 +129,10 @@ def install(app: FastAPI, container: Services, settings: ApiHost) -> None:
         settings.sync.paths,
     )
     app.state.jobs = manager
+    # Where a caller may name directories to sync: the ingest roots and the configured dirs.
+    app.state.sync_roots = tuple(
+        r.resolve() for r in (*settings.api.ingest_roots, *settings.sync.paths)
+    )
     interval = settings.sync.interval_s
     if settings.sync.paths and interval is not None:
         manager.schedule(interval)
@@ -104,3 +144,4 @@ def uninstall(app: FastAPI) -> None:
     if isinstance(manager, JobManager):
         manager.shutdown(SHUTDOWN_WAIT_S)
         del app.state.jobs
+        app.state.sync_roots = ()

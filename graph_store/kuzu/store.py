@@ -27,7 +27,7 @@ from types import TracebackType
 from typing import Any, Self
 
 import cypher
-from core.errors import SchemaVersionError, StoreError
+from core.errors import SchemaVersionError, StoreError, StoreLocked
 from graph_schema import SCHEMA_VERSION, DocumentGraph
 from graph_store.kuzu.explore import KuzuExploreMixin
 from graph_store.kuzu.indexes import KuzuIndexMixin
@@ -83,7 +83,8 @@ class KuzuGraphStore(KuzuWriteMixin, KuzuIndexMixin, KuzuReadMixin, KuzuExploreM
             load_extensions(self._conn)
         except RuntimeError as exc:
             self.close()
-            raise StoreError(f"cannot open embedded graph at {self._path}: {exc}") from exc
+            kind = StoreLocked if "lock" in str(exc).lower() else StoreError
+            raise kind(f"cannot open embedded graph at {self._path}: {exc}") from exc
         self._check_version()
 
     def close(self) -> None:

@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from kg.cli_support import opened, out
+from kg.cli_support import NO_DOCUMENTS, has_documents, opened, out
 
 
 def register(app: typer.Typer) -> None:
@@ -34,7 +34,14 @@ def ask(
     from agents.orchestrator import answer
     from llm.openai_compat import build_llm
 
-    with opened() as c:
+    with opened(existing=True) as c:
+        if not has_documents(c):
+            empty = NO_DOCUMENTS.format(data_dir=c.settings.data_dir)
+            if as_json:
+                print(json.dumps({"question": question, "citations": [], "message": empty}))
+            else:
+                out.print(empty, highlight=False, soft_wrap=True)
+            return
         result = answer(
             c, question, llm=build_llm(c.settings.llm), max_iterations=max_iterations, k=k
         )

@@ -11,7 +11,7 @@ import signal
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from types import FrameType
 from typing import Annotated
@@ -24,6 +24,7 @@ from extraction.jobs import Job, JobManager
 from extraction.pipeline import ProgressHook
 from extraction.sync import Syncer
 from extraction.sync_config import parse_interval
+from kg import holder
 from kg.cli_support import err, fail, opened, out, progress
 from kg.container import Container
 from kg.settings import get_settings
@@ -154,7 +155,14 @@ def register(app: typer.Typer) -> None:
             interval = parse_interval(spec)
         except ConfigError as exc:
             raise fail(str(exc)) from exc
-        with _Stopper().installed() as stopper, opened(init=True) as c:
+        settings = get_settings()
+        with (
+            _Stopper().installed() as stopper,
+            opened(init=True) as c,
+            holder.recorded(settings.data_dir, "kg watch")
+            if settings.store == "embedded"
+            else nullcontext(),
+        ):
             while not stopper.requested:
                 with _progress_hook() as hook:
                     job, started = _manager(c, hook).run(dirs, "watch", stopper)

@@ -3,6 +3,7 @@ pinned images, the GDS and APOC plugins, a real health check, and an API that wa
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -37,19 +38,33 @@ def spec() -> dict[str, Any]:
     return loaded
 
 
-def test_compose_config_is_valid() -> None:
+def compose_config(password: str | None) -> subprocess.CompletedProcess[str]:
     command = compose_command()
     if command is None:
         pytest.skip("no docker compose CLI (neither `docker compose` nor `docker-compose`)")
-    done = subprocess.run(
+    env = {k: v for k, v in os.environ.items() if k != "NEO4J_PASSWORD"}
+    if password is not None:
+        env["NEO4J_PASSWORD"] = password
+    return subprocess.run(
         [*command, "-f", str(COMPOSE), "config", "--quiet"],
         capture_output=True,
         text=True,
         cwd=ROOT,
+        env=env,
         timeout=60,
         check=False,
     )
+
+
+def test_compose_config_is_valid() -> None:
+    done = compose_config("a-long-secret")
     assert done.returncode == 0, done.stderr
+
+
+def test_compose_refuses_an_unset_password() -> None:
+    done = compose_config(None)
+    assert done.returncode != 0
+    assert "NEO4J_PASSWORD" in done.stderr
 
 
 def test_neo4j_image_is_pinned_with_plugins(spec: dict[str, Any]) -> None:
@@ -87,3 +102,22 @@ def test_dockerfile_installs_cpu_torch_and_serves() -> None:
     assert text.index("RUN pip install torch==2.13.0") < text.index("RUN pip install .")
     assert 'CMD ["kg", "serve", "--host", "0.0.0.0", "--port", "8000"]' in text
     assert re.search(r"^USER \w+", text, re.MULTILINE), "the API must not run as root"
+
+
+def test_api_has_a_readiness_healthcheck(spec: dict[str, Any]) -> None:
+    check = spec["services"]["api"]["healthcheck"]
+    assert check["test"][0] in ("CMD", "CMD-SHELL")
+    assert "/readyz" in " ".join(check["test"]) and int(check["retries"]) >= 3
+    text = DOCKERFILE.read_text(encoding="utf-8")
+    assert re.search(r"^HEALTHCHECK .*\n?.*/readyz", text, re.MULTILINE), "image healthcheck"
+
+
+def test_neo4j_password_has_no_default(spec: dict[str, Any]) -> None:
+    """An unset NEO4J_PASSWORD stops compose (``${VAR:?message}``) instead of falling back to
+    a password anyone can read in this file."""
+    auth = spec["services"]["neo4j"]["environment"]["NEO4J_AUTH"]
+    password = spec["services"]["api"]["environment"]["KG_NEO4J__PASSWORD"]
+    for value in (auth, password):
+        assert "${NEO4J_PASSWORD:?" in value, value
+    assert ":-" not in COMPOSE.read_text(encoding="utf-8").split("NEO4J_PASSWORD")[1][:3]
+    assert "change-me" not in COMPOSE.read_text(encoding="utf-8")

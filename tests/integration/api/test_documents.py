@@ -17,9 +17,13 @@ from tests.integration.api.live import live_server
 NOTE = "# Harbour Board note\n\nThe Harbour Board funds the Lantern Project in Eastmere."
 
 
-def _upload(client: httpx.Client, *files: tuple[str, bytes]) -> httpx.Response:
+def _upload(
+    client: httpx.Client, *files: tuple[str, bytes], key: str | None = None
+) -> httpx.Response:
     return client.post(
-        "/v1/documents", files=[("files", (name, data, "text/plain")) for name, data in files]
+        "/v1/documents",
+        files=[("files", (name, data, "text/plain")) for name, data in files],
+        data={"key": key} if key is not None else None,
     )
 
 
@@ -29,19 +33,45 @@ def test_upload_list_and_reupload(rw_client: httpx.Client) -> None:
     report = first.json()
     assert (report["added"], report["unchanged"], report["failed"]) == (1, 0, [])
     assert report["chunks_written"] >= 1
+    assert report["seconds"] > 0, "the upload's own time, not 0.0"
 
     listed = rw_client.get("/v1/documents").json()
     assert listed["total"] == 1
     (doc,) = listed["items"]
-    assert doc["uri"] == "upload:harbour.md"
+    assert doc["uri"].startswith("upload:") and doc["uri"].endswith("/harbour.md")
     assert doc["title"] == "Harbour Board note"
+    assert report["documents"] == [{"id": doc["id"], "uri": doc["uri"], "title": doc["title"]}]
 
     # Same name, same content: the document id is stable, so nothing is written again.
     again = _upload(rw_client, ("harbour.md", NOTE.encode())).json()
     assert (again["added"], again["unchanged"]) == (0, 1)
-    changed = _upload(rw_client, ("harbour.md", (NOTE + " It opens in May.").encode())).json()
-    assert changed["updated"] == 1
+    assert again["documents"][0]["id"] == doc["id"]
+
+
+def test_same_name_different_files_are_two_documents(rw_client: httpx.Client) -> None:
+    """Two teams upload their own "minutes.md": neither replaces the other."""
+    one = _upload(
+        rw_client, ("minutes.md", b"# Lantern minutes\n\nThe Lantern Project met.")
+    ).json()
+    two = _upload(rw_client, ("minutes.md", b"# Harbour minutes\n\nThe Harbour Board met.")).json()
+    assert (one["added"], two["added"], two["updated"]) == (1, 1, 0)
+    assert one["documents"][0]["id"] != two["documents"][0]["id"]
+    titles = {d["title"] for d in rw_client.get("/v1/documents").json()["items"]}
+    assert titles == {"Lantern minutes", "Harbour minutes"}
+
+
+def test_a_key_replaces_its_document_on_purpose(rw_client: httpx.Client) -> None:
+    first = _upload(rw_client, ("harbour.md", NOTE.encode()), key="board/harbour").json()
+    (doc,) = first["documents"]
+    assert doc["uri"] == "upload:board/harbour"
+    changed = NOTE + " It opens in May."
+    again = _upload(rw_client, ("harbour-v2.md", changed.encode()), key="board/harbour").json()
+    assert (again["added"], again["updated"]) == (0, 1)
+    assert again["documents"][0]["id"] == doc["id"]
     assert rw_client.get("/v1/documents").json()["total"] == 1
+    two = _upload(rw_client, ("a.md", NOTE.encode()), ("b.md", NOTE.encode()), key="k")
+    assert "one document" in assert_problem(two, 422)["detail"]
+    assert_problem(_upload(rw_client, ("c.md", NOTE.encode()), key="../up"), 422)
 
 
 def test_pagination_covers_every_document_once(rw_client: httpx.Client) -> None:

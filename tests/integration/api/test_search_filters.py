@@ -79,3 +79,45 @@ def test_bad_filters_are_problems(demo_client: httpx.Client) -> None:
     assert_problem(
         demo_client.post("/v1/search", json={"question": QUESTION, "type": "x" * 201}), 422
     )
+
+
+def test_malformed_filters_and_unknown_fields_say_so(demo_client: httpx.Client) -> None:
+    """A filter that cannot match because it is wrong is a 422 naming it, not an empty 200."""
+    cases = {
+        "2026-13": {"from": "2026-13"},
+        "ends (2026-03-31) before it starts (2026-04)": {"from": "2026-04", "to": "2026-03-31"},
+        "no document has type 'nonexistent'": {"type": "nonexistent"},
+        "no document has source '/no/such/folder'": {"source": "/no/such/folder/"},
+        "tpye": {"tpye": "board paper"},
+    }
+    for says, bad in cases.items():
+        body = assert_problem(
+            demo_client.post("/v1/search", json={"question": QUESTION, **bad}), 422
+        )
+        assert says in str(body["detail"]), body
+    body = assert_problem(
+        demo_client.post("/v1/search", json={"question": QUESTION, "type": "nonexistent"}), 422
+    )
+    assert "types: " in str(body["detail"])  # the types present, to pick from
+    for route in ("/v1/ask", "/v1/cypher"):
+        assert_problem(demo_client.post(route, json={"question": QUESTION, "kk": 3}), 422)
+
+
+def test_source_accepts_a_folder_with_its_trailing_slash(
+    demo_client: httpx.Client, demo_container: Container
+) -> None:
+    folder = next(d.source for d in _docs(demo_container).values() if d.source.startswith("/"))
+    plain = _search(demo_client, source=folder)["results"]
+    slashed = _search(demo_client, source=folder + "/")["results"]
+    assert plain and [r["chunk_id"] for r in slashed] == [r["chunk_id"] for r in plain]
+
+
+def test_an_empty_store_answers_no_documents_yet(rw_client: httpx.Client) -> None:
+    """A new server, or one whose last document was deleted: search is a 200 with no results
+    and a message; ask has nothing to answer from, a 409 problem saying how to add some."""
+    for preset in ("dense", "hybrid", "graph"):
+        got = _search(rw_client, preset=preset)
+        assert got["results"] == [] and "no documents yet" in got["message"]
+    for stream in (False, True):
+        asked = rw_client.post("/v1/ask", json={"question": QUESTION, "stream": stream})
+        assert "no documents yet" in str(assert_problem(asked, 409)["detail"])

@@ -107,3 +107,22 @@ def test_missing_cytoscape_is_a_clear_503(demo_container: Container, tmp_path: P
         response = httpx.get(f"{url}/explore/vendor/cytoscape.min.js")
     body = assert_problem(response, 503)
     assert "make setup" in str(body["detail"])
+
+
+def test_docs_pages_load_everything_from_this_server(demo_client: httpx.Client) -> None:
+    """/docs and /redoc work offline: every script, style sheet and icon they name is a path
+    on this server that answers 200 (FastAPI's defaults load from a CDN: a blank page)."""
+    for page in ("/docs", "/redoc"):
+        html = demo_client.get(page)
+        assert html.status_code == 200 and html.headers["content-type"].startswith("text/html")
+        urls = re.findall(
+            r"""(?:src|href|spec-url)=["']([^"']+)["']|url: ?["']([^"']+)["']""", html.text
+        )
+        named = {a or b for a, b in urls}
+        assert named, html.text
+        assert "http" not in html.text.replace("http-equiv", ""), "an absolute URL: " + page
+        for url in named:
+            assert url.startswith("/"), (page, url)
+            assert demo_client.get(url).status_code == 200, (page, url)
+    assert "/openapi.json" in demo_client.get("/docs").text
+    assert "SwaggerUIBundle" in demo_client.get("/docs-assets/swagger-ui-bundle.js").text[:2000]

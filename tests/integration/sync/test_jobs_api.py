@@ -124,3 +124,29 @@ def test_schedule_runs_and_records_survive_a_restart(container: Container, tmp_p
     history = manager.recent(500)
     assert {j["id"] for j in runs} <= {j.id for j in history}
     assert all(j.status != "running" for j in history)
+
+
+def test_body_dirs_are_synced_inside_the_allowed_roots(
+    container: Container, tmp_path: Path
+) -> None:
+    """``{"dirs": [...]}`` syncs those folders (it was ignored: the configured dirs ran), each
+    inside the ingest roots or the configured dirs; a field the body does not have is a 422."""
+    root = tmp_path / "allowed"
+    configured, named = root / "configured", root / "named"
+    write_docs(configured, 0, 2)
+    write_docs(named, 10, 3)
+    settings = with_sync(container, str(configured)).model_copy(
+        update={"api": container.settings.api.model_copy(update={"ingest_roots": [root]})}
+    )
+    with serving(container, settings) as client:
+        started = client.post("/v1/sync", json={"dirs": ["named"]})
+        assert started.status_code == 202, started.text
+        done = finished(client, started.json()["job"]["id"])
+        assert done["dirs"] == [str(named.resolve())] and done["added"] == 3
+        outside = client.post("/v1/sync", json={"dirs": [str(tmp_path)]})
+        assert outside.status_code == 403 and "outside" in outside.json()["detail"]
+        missing = client.post("/v1/sync", json={"dirs": ["nope"]})
+        assert missing.status_code == 422 and "not a directory" in missing.json()["detail"]
+        typo = client.post("/v1/sync", json={"dir": ["named"]})
+        assert typo.status_code == 422 and "dir" in typo.json()["detail"]
+    assert container.store.counts().documents == 3

@@ -109,3 +109,15 @@ def test_html_heading_repeating_the_title_is_not_body_and_metadata_is_read(
     [doc] = load_file(page, 10_000)
     assert (doc.title, doc.date, doc.doc_type) == ("RUHT Board Paper", "2026-02-26", "board paper")
     assert doc.text.startswith("Purpose.")
+
+
+def test_a_folders_readme_is_left_out_and_reported_or_included(tmp_path: Path) -> None:
+    (tmp_path / "README.md").write_text("# About these notes\n\nThey are invented.")
+    (tmp_path / "notes.md").write_text("# Notes\n\nThe Harbour Board met.")
+    skipped: list[Path] = []
+    files, _ = discover([tmp_path], skipped=skipped)
+    assert [f.name for f in files] == ["notes.md"] and skipped == [tmp_path / "README.md"]
+    files, _ = discover([tmp_path], include_readmes=True)
+    assert sorted(f.name for f in files) == ["README.md", "notes.md"]
+    # Named on its own, a README is a file like any other.
+    assert discover([tmp_path / "README.md"])[0] == [tmp_path / "README.md"]
