@@ -29,7 +29,8 @@ class EmbeddingSettings(BaseModel):
 class RetrievalSettings(BaseModel):
     """Retrieval presets and their parameters. The graph preset's weights were chosen by grid
     sweeps on MuSiQue-100 and HotpotQA-100 together (values that helped one set and hurt the
-    other were rejected); 2Wiki's questions are held out. See README "Measured"."""
+    other were rejected); 2Wiki's questions are held out. See docs/benchmarks.md and
+    bench/results/HISTORY.md."""
 
     preset: Literal["dense", "hybrid", "graph"] = "graph"
     # RRF's usual constant: ranks beyond ~60 contribute almost nothing.
