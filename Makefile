@@ -1,16 +1,27 @@
 # The two set-up commands in the README are `make demo` and `make test`; both install
 # everything they need on a fresh clone (venv, pip packages, npm packages).
+#
+# `make demo` installs the package alone: its embedder runs on onnxruntime (no PyTorch, a venv
+# of about 1 GB) and it needs no root. `make test` adds the `torch` and `dev` extras (PyPI's
+# torch 2.13.0 is its CUDA build: 16 nvidia-* packages and triton, about 6 GB), the cypher
+# linter's npm packages, and Debian's chromium and docker-compose for the browser and compose
+# tests (apt-get, as root, when they are missing).
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+DEV_STAMP := $(VENV)/.installed-dev-stamp
+PIP := $(BIN)/python -m pip install -q --disable-pip-version-check
 LINT_DIR := tools/cypher-lint
 NODE_STAMP := $(LINT_DIR)/node_modules/.installed-stamp
 EXPLORER_DIR := tools/explorer
 EXPLORER_STAMP := $(EXPLORER_DIR)/node_modules/.installed-stamp
 DEMO_DIR ?= .kg/demo
 DEMO_QUESTION ?= What are NMHT's priorities for the next 12 months?
+# A HippoRAG-format multi-hop folder (<name>/<name>_train_corpus.json, <name>_train.json) for
+# the bench targets.
+BENCH_DATA ?= ../shared/bench/multihop
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_VERBOSITY := error
 
@@ -26,21 +37,29 @@ NEO4J_TEST_ENV = KG_NEO4J__URI=$(NEO4J_TEST_URI) KG_NEO4J__PASSWORD=$(NEO4J_TEST
 NEO4J_CLI = $(NEO4J_TEST_ENV) $(BIN)/kg neo4j
 TESTS ?= tests
 
-.PHONY: setup demo test lint bench bench-qa bench-qa-unseen clean reliability llm llm-stop neo4j-jars neo4j-start neo4j-stop
+.PHONY: setup setup-dev demo test lint bench bench-qa bench-qa-unseen clean reliability llm llm-stop neo4j-jars neo4j-start neo4j-stop
 
-# The browser tests drive Debian's chromium, never a browser downloaded by Playwright.
-setup: $(STAMP) $(NODE_STAMP) $(EXPLORER_STAMP)
+# What `kg` itself needs: the package (onnx embedder) and the explorer's cytoscape.js.
+setup: $(STAMP) $(EXPLORER_STAMP)
+
+# What the test suite and the benchmarks add. The browser tests drive Debian's chromium, never
+# a browser downloaded by Playwright; docker-compose.yml is checked by `docker compose config`
+# (v2) or `docker-compose` (v1), no engine needed.
+setup-dev: setup $(DEV_STAMP) $(NODE_STAMP)
 	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
-	@# docker-compose.yml is checked by `docker compose config` (v2) or `docker-compose` (v1), no engine needed.
 	@docker compose version >/dev/null 2>&1 || command -v docker-compose >/dev/null || \
 	  (apt-get update -qq && apt-get install -y -qq docker-compose)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --disable-pip-version-check --upgrade pip
-	# The CPU wheel first: an unpinned torch from a dependency would pull CUDA builds.
-	$(BIN)/python -m pip install -q --disable-pip-version-check torch==2.13.0
-	$(BIN)/python -m pip install -q --disable-pip-version-check -e ".[dev]"
+	$(PIP) --upgrade pip
+	$(PIP) -e .
+	touch $@
+
+# torch pinned first (the `torch` extra pins the same version), then the extras.
+$(DEV_STAMP): $(STAMP) pyproject.toml
+	$(PIP) torch==2.13.0
+	$(PIP) -e ".[torch,dev]"
 	touch $@
 
 $(NODE_STAMP): $(wildcard $(LINT_DIR)/package-lock.json)
@@ -56,15 +75,18 @@ $(EXPLORER_STAMP): $(EXPLORER_DIR)/package-lock.json
 	npm ci --prefix $(EXPLORER_DIR) --no-audit --no-fund --loglevel=error
 	touch $@
 
+# The demo store is .kg/demo: `export KG_DATA_DIR=.kg/demo` to use it (README, "A first session").
 demo: setup
 	KG_DATA_DIR=$(DEMO_DIR) $(BIN)/kg init --reset
 	KG_DATA_DIR=$(DEMO_DIR) $(BIN)/kg ingest demo
 	KG_DATA_DIR=$(DEMO_DIR) $(BIN)/kg stats
 	KG_DATA_DIR=$(DEMO_DIR) $(BIN)/kg ask "$(DEMO_QUESTION)"
+	@echo "The demo store is $(DEMO_DIR): source $(BIN)/activate && export KG_DATA_DIR=$(DEMO_DIR)"
 
 # The whole suite, the Neo4j tests against a real server: started first, stopped on any exit
-# (the trap), tests failing included.
-test: setup neo4j-jars
+# (the trap), tests failing included. The suite runs the torch embedder (tests/conftest.py);
+# the onnx one has its own tests.
+test: setup-dev neo4j-jars
 	set -e; trap '$(NEO4J_CLI) stop --home $(NEO4J_TEST_HOME)' EXIT; \
 	$(NEO4J_CLI) start --home $(NEO4J_TEST_HOME); \
 	NEO4J_URI=$(NEO4J_TEST_URI) NEO4J_USER=neo4j NEO4J_PASSWORD=$(NEO4J_TEST_PASSWORD) \
@@ -80,13 +102,13 @@ $(NEO4J_STAMP): $(NEO4J_DIR)/pom.xml $(wildcard $(NEO4J_DIR)/maven/*/pom.xml)
 	touch $@
 
 # The test server by hand (e.g. to run single Neo4j tests with NEO4J_URI=$(NEO4J_TEST_URI)).
-neo4j-start: setup neo4j-jars
+neo4j-start: setup-dev neo4j-jars
 	$(NEO4J_CLI) start --home $(NEO4J_TEST_HOME)
 
 neo4j-stop: setup
 	$(NEO4J_CLI) stop --home $(NEO4J_TEST_HOME)
 
-lint: setup
+lint: setup-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
@@ -96,8 +118,8 @@ lint: setup
 STORE ?= embedded
 BENCH_SUFFIX = $(if $(filter neo4j,$(STORE)),-neo4j,)
 
-bench: setup
-	set -e; M=../shared/bench/multihop; P=$${BENCH_PRESETS:-bm25,dense,hybrid,graph,agent}; \
+bench: setup-dev
+	set -e; M=$(BENCH_DATA); P=$${BENCH_PRESETS:-bm25,dense,hybrid,graph,agent}; \
 	R=.kg/bench/results; X=$(BENCH_SUFFIX); mkdir -p bench/results $$R; \
 	$(BIN)/kg bench multihop --corpus $$M/musique/musique_train_corpus.json --store $(STORE) \
 	  --questions $$M/musique/musique_train.json --presets $$P \
@@ -114,16 +136,16 @@ bench: setup
 	  --latency bench/results/latency$$X.json
 
 # Answer quality of kg ask, offline unless KG_LLM__* is set and QA_FLAGS=--llm (issue 17).
-bench-qa: setup
-	set -e; M=../shared/bench/multihop; mkdir -p .kg/bench/results; \
+bench-qa: setup-dev
+	set -e; M=$(BENCH_DATA); mkdir -p .kg/bench/results; \
 	for c in hotpotqa musique; do \
 	  $(BIN)/kg bench qa --corpus $$M/$$c/$${c}_train_corpus.json \
 	    --questions $$M/$$c/$${c}_train.json $(QA_FLAGS) --out .kg/bench/results/qa-$$c.json; \
 	done
 
 # Questions no round has tuned on (bench/questions/README.md): the same corpora, new questions.
-bench-qa-unseen: setup
-	set -e; M=../shared/bench/multihop; \
+bench-qa-unseen: setup-dev
+	set -e; M=$(BENCH_DATA); \
 	for c in hotpotqa/hotpotqa_train_corpus:hotpotqa musique/musique_train_corpus:musique \
 	  2wikimultihopqa/2wikimultihopqa_corpus:2wiki; do \
 	  $(BIN)/kg bench qa --corpus $$M/$${c%%:*}.json --questions bench/questions/$${c##*:}-unseen.json \
@@ -144,5 +166,5 @@ llm-stop: setup
 
 # Crash recovery, load, OpenAPI fuzz and injection figures (issue 10), then the same on a Neo4j
 # server the run starts on its own port (issue 16; `--skip neo4j` leaves it out).
-reliability: setup neo4j-jars
+reliability: setup-dev neo4j-jars
 	$(BIN)/python -m bench.reliability.run

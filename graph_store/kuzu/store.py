@@ -143,6 +143,15 @@ class KuzuGraphStore(KuzuWriteMixin, KuzuIndexMixin, KuzuReadMixin, KuzuExploreM
                 f"{self._dim}-d: "
                 "set KG_EMBEDDING__MODEL back or run `kg init --reset` and ingest again"
             )
+        # Same dimension, other vectors: torch's fp32 MiniLM and onnx's int8 one differ a
+        # little, and a store queried with the other would rank by mixed vectors.
+        model = self._meta("embedding_model")
+        if model and self._model and model != self._model:
+            raise SchemaVersionError(
+                f"the graph at {self._path} was embedded with {model!r} but the configured "
+                f"embedder is {self._model!r}: set KG_EMBEDDING__BACKEND (torch or onnx) and "
+                "KG_EMBEDDING__MODEL to what built it, or run `kg init --reset` and ingest again"
+            )
 
     def _meta(self, key: str) -> str | None:
         rows = self._q("meta_get", key=key)
