@@ -34,7 +34,9 @@ from retrieval.read_model import InMemoryReadModel
 
 log = logging.getLogger(__name__)
 
-ProgressHook = Callable[[str, int, int], None]  # (phase, done, total)
+# (phase, done, total); a "write" call comes after its batch's transaction has committed, so
+# `done` documents are in the store (what a test that kills an ingest after a commit observes).
+ProgressHook = Callable[[str, int, int], None]
 _EXTRACT_SLICE = 64  # documents per extractor call: the unit of progress reporting
 
 

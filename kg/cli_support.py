@@ -60,7 +60,7 @@ def opened(init: bool = False, reset: bool = False) -> Iterator[Container]:
         raise fail(str(exc)) from exc
 
 
-def progress() -> Progress:
+def progress(disable: bool = False) -> Progress:
     return Progress(
         TextColumn("[bold]{task.description:>8}"),
         BarColumn(),
@@ -68,4 +68,5 @@ def progress() -> Progress:
         TimeElapsedColumn(),
         console=err,
         transient=False,
+        disable=disable,
     )
