@@ -1,0 +1,85 @@
+"""The graph index of the latest graph version, built so that readers do not queue for it.
+
+Outside a write, a reader that finds the store's graph version moved builds the new index
+itself (one build at a time; a sequence of write-then-read sees its write). While an ingest
+writes (``writing()``), a reader is answered from the last index built, which holds one
+committed version, and a rebuild of the newest version starts on a background thread, so no
+request waits for a projection read or a build while batches commit; the writer builds the
+final version itself before it leaves ``writing()``.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from graph_store import GraphStore
+from retrieval.graph_index import GraphIndex
+
+log = logging.getLogger(__name__)
+
+
+class GraphIndexCache:
+    def __init__(self, store: GraphStore) -> None:
+        self._store = store
+        self._index: GraphIndex | None = None
+        self._build_lock = threading.Lock()  # one build at a time
+        self._state = threading.Lock()  # guards the two counters below
+        self._writers = 0
+        self._rebuilding = False
+
+    def get(self, fresh: bool = False) -> GraphIndex:
+        """The index of the store's current graph version; while a write is in progress and
+        an index exists (and ``fresh`` is not asked), the last one built."""
+        current = self._index
+        if current is not None and current.version == self._store.graph_version():
+            return current
+        if current is not None and not fresh and self._writing():
+            self._rebuild_in_background()
+            return current
+        return self._build()
+
+    @contextmanager
+    def writing(self) -> Iterator[None]:
+        """Readers take the last built index while this is held; on leaving it the writer
+        builds the index of what it wrote (also after a failed write: what did commit)."""
+        with self._state:
+            self._writers += 1
+        try:
+            yield
+        finally:
+            with self._state:
+                self._writers -= 1
+            if self._index is not None:  # an index nobody asked for is not built
+                self._build()
+
+    def _writing(self) -> bool:
+        with self._state:
+            return self._writers > 0
+
+    def _build(self) -> GraphIndex:
+        with self._build_lock:
+            current = self._index
+            # Read under the lock: a build that waited here for another may find it current.
+            if current is None or current.version != self._store.graph_version():
+                current = self._index = GraphIndex(self._store.projection_data())
+            return current
+
+    def _rebuild_in_background(self) -> None:
+        with self._state:
+            if self._rebuilding:
+                return
+            self._rebuilding = True
+
+        def work() -> None:
+            try:
+                self._build()
+            except Exception:  # a reader keeps the last index; the next one tries again
+                log.exception("building the graph index of a new version failed")
+            finally:
+                with self._state:
+                    self._rebuilding = False
+
+        threading.Thread(target=work, name="graph-index-build", daemon=True).start()
