@@ -26,9 +26,9 @@ class GraphIndexCache:
         self._store = store
         self._index: GraphIndex | None = None
         self._build_lock = threading.Lock()  # one build at a time
-        self._state = threading.Lock()  # guards the two counters below
+        self._state = threading.Lock()  # guards the two fields below
         self._writers = 0
-        self._rebuilding = False
+        self._rebuilding: threading.Thread | None = None
 
     def get(self, fresh: bool = False) -> GraphIndex:
         """The index of the store's current graph version; while a write is in progress and
@@ -43,8 +43,8 @@ class GraphIndexCache:
 
     @contextmanager
     def writing(self) -> Iterator[None]:
-        """Readers take the last built index while this is held; on leaving it the writer
-        builds the index of what it wrote (also after a failed write: what did commit)."""
+        """Readers take the last built index while this is held; when the write succeeds the
+        writer builds the index of what it wrote (after a failure the next reader does)."""
         with self._state:
             self._writers += 1
         try:
@@ -52,8 +52,11 @@ class GraphIndexCache:
         finally:
             with self._state:
                 self._writers -= 1
-            if self._index is not None:  # an index nobody asked for is not built
-                self._build()
+                rebuilding = self._rebuilding
+            if rebuilding is not None:  # no rebuild outlives the write that started it
+                rebuilding.join()
+        if self._index is not None:  # an index nobody asked for is not built
+            self._build()
 
     def _writing(self) -> bool:
         with self._state:
@@ -69,17 +72,19 @@ class GraphIndexCache:
 
     def _rebuild_in_background(self) -> None:
         with self._state:
-            if self._rebuilding:
+            if self._rebuilding is not None or not self._writers:
                 return
-            self._rebuilding = True
+            # Started under the lock: a writer that leaves finds it started, to join.
+            self._rebuilding = threading.Thread(
+                target=self._rebuild, name="graph-index-build", daemon=True
+            )
+            self._rebuilding.start()
 
-        def work() -> None:
-            try:
-                self._build()
-            except Exception:  # a reader keeps the last index; the next one tries again
-                log.exception("building the graph index of a new version failed")
-            finally:
-                with self._state:
-                    self._rebuilding = False
-
-        threading.Thread(target=work, name="graph-index-build", daemon=True).start()
+    def _rebuild(self) -> None:
+        try:
+            self._build()
+        except Exception:  # a reader keeps the last index; the next one tries again
+            log.exception("building the graph index of a new version failed")
+        finally:
+            with self._state:
+                self._rebuilding = None
