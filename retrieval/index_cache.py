@@ -3,9 +3,9 @@
 Outside a write, a reader that finds the store's graph version moved builds the new index
 itself (one build at a time; a sequence of write-then-read sees its write). While an ingest
 writes (``writing()``), a reader is answered from the last index built, which holds one
-committed version, and a rebuild of the newest version starts on a background thread, so no
-request waits for a projection read or a build while batches commit; the writer builds the
-final version itself before it leaves ``writing()``.
+committed version, without a store read, and a rebuild of the newest version starts on a
+background thread, so no request waits for the write lock, a projection read or a build while
+batches commit; the writer builds the final version itself before it leaves ``writing()``.
 """
 
 from __future__ import annotations
@@ -34,10 +34,12 @@ class GraphIndexCache:
         """The index of the store's current graph version; while a write is in progress and
         an index exists (and ``fresh`` is not asked), the last one built."""
         current = self._index
-        if current is not None and current.version == self._store.graph_version():
-            return current
         if current is not None and not fresh and self._writing():
+            # Not even the version is read here: a store read would queue behind the write
+            # lock. The background rebuild reads it, and builds if it moved.
             self._rebuild_in_background()
+            return current
+        if current is not None and current.version == self._store.graph_version():
             return current
         return self._build()
 
