@@ -45,20 +45,24 @@ class GraphIndexCache:
 
     @contextmanager
     def writing(self) -> Iterator[None]:
-        """Readers take the last built index while this is held; when the write succeeds the
-        writer builds the index of what it wrote (after a failure the next reader does)."""
+        """Readers take the last built index while this is held. A successful write ends by
+        building the index of what it wrote, readers still served the last one meanwhile, so
+        none waits for that build either (after a failure the next reader builds)."""
         with self._state:
             self._writers += 1
         try:
             yield
+            if self._index is not None:  # an index nobody asked for is not built
+                try:
+                    self._build()
+                except Exception:  # the write stands; the next reader builds or reports it
+                    log.exception("building the graph index after a write failed")
         finally:
             with self._state:
                 self._writers -= 1
                 rebuilding = self._rebuilding
             if rebuilding is not None:  # no rebuild outlives the write that started it
                 rebuilding.join()
-        if self._index is not None:  # an index nobody asked for is not built
-            self._build()
 
     def _writing(self) -> bool:
         with self._state:

@@ -82,11 +82,16 @@ class Searcher:
         if not question.strip() or k <= 0:
             return Retrieval(preset)
         vector = np.asarray(self._embedder.embed([question])[0], dtype=np.float32)
-        # One graph version from the first read to the last, whatever commits meanwhile.
-        model = self._model.pinned() if isinstance(self._model, InMemoryReadModel) else None
         if preset == "graph":
-            return self._graph(question, vector, k, filters, model)
+            return self._graph(question, vector, k, filters, self._pin())
+        # dense and hybrid read the store's indexes; the in-memory index only for filters
+        model = self._pin() if filters is not None and filters.active else None
         return Retrieval(preset, self._flat(question, vector, k, preset, filters, model))
+
+    def _pin(self) -> InMemoryReadModel | None:
+        """The in-memory model on one graph version from a search's first read to its last,
+        whatever commits meanwhile; None for another read model."""
+        return self._model.pinned() if isinstance(self._model, InMemoryReadModel) else None
 
     def pinned(self) -> Searcher:
         """This searcher on one graph version (the in-memory read model's index of now), for
