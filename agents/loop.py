@@ -63,7 +63,8 @@ def gather(
     k: int | None = None,
     searcher: Searcher | None = None,
 ) -> Gathered:
-    searcher = searcher or container.searcher()
+    # Every round reads the graph version of the question's start, whatever commits meanwhile.
+    searcher = (searcher or container.searcher()).pinned()
     ctx, reach = _context(container, searcher, question, settings, audit, emit, caller)
     the_plan = _plan(ctx, caller, settings, audit, emit)
     pool = EvidencePool(reach, settings)

@@ -10,6 +10,7 @@ the next run picks up where it stopped.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -34,7 +35,9 @@ from retrieval.read_model import InMemoryReadModel
 
 log = logging.getLogger(__name__)
 
-ProgressHook = Callable[[str, int, int], None]  # (phase, done, total)
+# (phase, done, total); a "write" call comes after its batch's transaction has committed, so
+# `done` documents are in the store (what a test that kills an ingest after a commit observes).
+ProgressHook = Callable[[str, int, int], None]
 _EXTRACT_SLICE = 64  # documents per extractor call: the unit of progress reporting
 
 
@@ -155,7 +158,8 @@ class Ingestor:
         marker = self._runs.start(item.doc_id for item in pending)
         written = report.written
         try:
-            self._write(pending, report, progress)
+            with self._writing():
+                self._write(pending, report, progress)
             self._runs.finish(marker, {item.doc_id for item in pending} | redo)
         except BaseException:
             if report.written == written:  # nothing committed, so nothing half-resolved
@@ -164,6 +168,13 @@ class Ingestor:
         finally:
             self._runs.release(marker)
         return report
+
+    def _writing(self) -> contextlib.AbstractContextManager[None]:
+        """Readers of the in-memory model are answered from its last index while this call
+        writes, and find the new one built when it returns (retrieval/index_cache.py)."""
+        if isinstance(self._read_model, InMemoryReadModel):
+            return self._read_model.writing()
+        return contextlib.nullcontext()
 
     def _undo_interrupted(
         self, sources: Sequence[SourceDocument], report: IngestReport

@@ -57,7 +57,17 @@ def init(
 
 
 @app.command()
-def ingest(paths: Annotated[list[Path], typer.Argument(help="Files or directories.")]) -> None:
+def ingest(
+    paths: Annotated[list[Path], typer.Argument(help="Files or directories.")],
+    progress_json: Annotated[
+        bool,
+        typer.Option(
+            "--progress-json",
+            help='Progress as one JSON line per step on stderr, {"phase", "done", "total"}, '
+            'instead of bars; a "write" line comes once its documents are committed.',
+        ),
+    ] = False,
+) -> None:
     """Ingest files (md, txt, html, pdf, corpus JSON); unchanged documents are skipped."""
     from extraction.loaders import discover
 
@@ -70,10 +80,16 @@ def ingest(paths: Annotated[list[Path], typer.Argument(help="Files or directorie
             highlight=False,
             soft_wrap=True,
         )
-    with opened(init=True) as c, progress() as bars:
+    with opened(init=True) as c, progress(disable=progress_json) as bars:
         tasks: dict[str, TaskID] = {}
 
         def hook(phase: str, done: int, total: int) -> None:
+            if progress_json:
+                # A script that follows the ingest (a test that kills it after a commit) reads
+                # these as they come, so each line is flushed at once.
+                line = json.dumps({"phase": phase, "done": done, "total": total})
+                print(line, file=sys.stderr, flush=True)
+                return
             if phase not in tasks:
                 tasks[phase] = bars.add_task(phase, total=total)
             bars.update(tasks[phase], completed=done, total=total)

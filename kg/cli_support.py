@@ -83,7 +83,7 @@ def has_documents(container: Container) -> bool:
     return bool(container.store.list_documents(0, 1))
 
 
-def progress() -> Progress:
+def progress(disable: bool = False) -> Progress:
     return Progress(
         TextColumn("[bold]{task.description:>8}"),
         BarColumn(),
@@ -91,4 +91,5 @@ def progress() -> Progress:
         TimeElapsedColumn(),
         console=err,
         transient=False,
+        disable=disable,
     )

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from core.names import QUALIFIED_CONFIDENCE, unqualified_name
-from graph_store import ChunkHit, GraphStore, ProjectionData
+from graph_store import ChunkHit, ProjectionData
 from retrieval.lexical import Bm25Index
 from retrieval.projection import Projection
 
@@ -198,22 +198,6 @@ class GraphIndex:
 
 def _key(name: str) -> str:
     return " ".join(name.casefold().split())
-
-
-class GraphIndexCache:
-    """Keeps the index for the store's current graph version; rebuilds after any write."""
-
-    def __init__(self, store: GraphStore) -> None:
-        self._store = store
-        self._index: GraphIndex | None = None
-        self._lock = threading.Lock()
-
-    def get(self) -> GraphIndex:
-        version = self._store.graph_version()
-        with self._lock:
-            if self._index is None or self._index.version != version:
-                self._index = GraphIndex(self._store.projection_data())
-            return self._index
 
 
 def _subject_docs(data: ProjectionData) -> dict[int, list[str]]:

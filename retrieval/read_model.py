@@ -9,6 +9,8 @@ walk one projection with one PageRank and one path search.
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import threading
 from collections.abc import Mapping, Sequence
 
@@ -17,27 +19,50 @@ import numpy as np
 from graph_store import GraphStore
 from graph_store.read_model import AliasMatch, ChunkDetail, EntityMatch, PathHop, ScoredChunk
 from retrieval.expansion import expand
-from retrieval.graph_index import GraphIndex, GraphIndexCache
+from retrieval.graph_index import GraphIndex
+from retrieval.index_cache import GraphIndexCache
 from retrieval.projection import Projection
 
 
 class InMemoryReadModel:
-    """Thread-safe; rebuilds its index when the store's graph version moves."""
+    """Thread-safe; rebuilds its index when the store's graph version moves.
+
+    Each method reads the index of the moment it is called, so a caller that makes several
+    calls (a search: link entities, walk, look hits up) takes ``pinned()`` first: a model
+    that answers every call from one graph version, whatever an ingest commits meanwhile."""
 
     def __init__(self, store: GraphStore, bm25_k1: float = 1.2, bm25_b: float = 0.75) -> None:
         self._store = store
         self._bm25 = (bm25_k1, bm25_b)
         self._cache = GraphIndexCache(store)
         self._lock = threading.Lock()
-        self._percentiles: tuple[str, np.ndarray] | None = None
+        # graph version -> entity authority ranks, shared with the pinned copies
+        self._percentiles: dict[str, np.ndarray] = {}
+        self._pinned: GraphIndex | None = None
 
     @property
     def store(self) -> GraphStore:
         return self._store
 
     def index(self) -> GraphIndex:
-        """The projection for the current graph version (built on first use after a write)."""
+        """The pinned index, else the one for the current graph version."""
+        if self._pinned is not None:
+            return self._pinned
         return self._cache.get()
+
+    def pinned(self) -> InMemoryReadModel:
+        """This model fixed to the index of now: every call of the copy reads that version
+        (the copy shares the cache, so refreshing through it refreshes this model too)."""
+        if self._pinned is not None:
+            return self
+        twin = copy.copy(self)
+        twin._pinned = self._cache.get()
+        return twin
+
+    def writing(self) -> contextlib.AbstractContextManager[None]:
+        """Held by an ingest while it writes: readers meanwhile get the last index built
+        (index_cache.py) rather than queueing for a new one after every batch."""
+        return self._cache.writing()
 
     def version(self) -> str:
         return self.index().version
@@ -178,11 +203,13 @@ class InMemoryReadModel:
         """How many entities have a lower stored authority than each (ties share their best
         rank), per graph version."""
         with self._lock:
-            if self._percentiles is None or self._percentiles[0] != index.version:
+            ranks = self._percentiles.get(index.version)
+            if ranks is None:
                 values = np.asarray(index.entity_pagerank, dtype=np.float64)
                 ranks = np.searchsorted(np.sort(values), values, side="left")
-                self._percentiles = (index.version, ranks)
-            return self._percentiles[1]
+                self._percentiles.clear()  # one version kept: an old one is not read again
+                self._percentiles[index.version] = ranks
+            return ranks
 
     # --- paths ----------------------------------------------------------------------
     def relation_paths(

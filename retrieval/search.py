@@ -83,8 +83,22 @@ class Searcher:
             return Retrieval(preset)
         vector = np.asarray(self._embedder.embed([question])[0], dtype=np.float32)
         if preset == "graph":
-            return self._graph(question, vector, k, filters)
-        return Retrieval(preset, self._flat(question, vector, k, preset, filters))
+            return self._graph(question, vector, k, filters, self._pin())
+        # dense and hybrid read the store's indexes; the in-memory index only for filters
+        model = self._pin() if filters is not None and filters.active else None
+        return Retrieval(preset, self._flat(question, vector, k, preset, filters, model))
+
+    def _pin(self) -> InMemoryReadModel | None:
+        """The in-memory model on one graph version from a search's first read to its last,
+        whatever commits meanwhile; None for another read model."""
+        return self._model.pinned() if isinstance(self._model, InMemoryReadModel) else None
+
+    def pinned(self) -> Searcher:
+        """This searcher on one graph version (the in-memory read model's index of now), for
+        a caller that retrieves several times and must not meet two versions."""
+        if not isinstance(self._model, InMemoryReadModel):
+            return self
+        return Searcher(self._store, self._embedder, self._settings, self._model.pinned())
 
     def _flat(
         self,
@@ -93,14 +107,15 @@ class Searcher:
         k: int,
         preset: str,
         filters: SearchFilters | None,
+        model: InMemoryReadModel | None,
     ) -> list[SearchResult]:
         active = filters is not None and filters.active
         # Filters apply after kNN, so ask for more when some candidates will be dropped.
         pool = max(4 * k, 20) * (5 if active else 1)
-        dense = self._keep(self._store.vector_search_chunks(vector.tolist(), pool), filters)
+        dense = self._keep(self._store.vector_search_chunks(vector.tolist(), pool), filters, model)
         if preset == "dense":
             return [_result(h, h.score, {"dense": h.score}) for h in dense[:k]]
-        lexical = self._keep(self._store.fulltext_chunks(question, pool), filters)
+        lexical = self._keep(self._store.fulltext_chunks(question, pool), filters, model)
         hits: dict[str, ChunkHit] = {h.chunk_id: h for h in (*lexical, *dense)}
         fused = rrf(
             [[h.chunk_id for h in dense], [h.chunk_id for h in lexical]], self._settings.rrf_k
@@ -117,10 +132,15 @@ class Searcher:
             for cid, score in ranked
         ]
 
-    def _keep(self, hits: list[ChunkHit], filters: SearchFilters | None) -> list[ChunkHit]:
+    def _keep(
+        self,
+        hits: list[ChunkHit],
+        filters: SearchFilters | None,
+        model: InMemoryReadModel | None,
+    ) -> list[ChunkHit]:
         if filters is None or not filters.active:
             return hits
-        if not isinstance(self._model, InMemoryReadModel):
+        if model is None:
             # The store's indexes know no metadata: ask for the hits' documents' metadata.
             meta = self._model.chunk_details([h.chunk_id for h in hits])
             return [
@@ -129,7 +149,7 @@ class Searcher:
                 if (m := meta.get(h.chunk_id)) is not None
                 and filters.accepts(m.source, m.doc_type, m.date)
             ]
-        docs = self._model.index().docs
+        docs = model.index().docs
         return [
             h
             for h in hits
@@ -138,11 +158,15 @@ class Searcher:
         ]
 
     def _graph(
-        self, question: str, vector: np.ndarray, k: int, filters: SearchFilters | None
+        self,
+        question: str,
+        vector: np.ndarray,
+        k: int,
+        filters: SearchFilters | None,
+        model: InMemoryReadModel | None,
     ) -> Retrieval:
-        model = self._model
-        if not isinstance(model, InMemoryReadModel):
-            return graph_search_native(question, vector, k, model, self._settings, filters)
+        if model is None:
+            return graph_search_native(question, vector, k, self._model, self._settings, filters)
         index = model.index()
         outcome = graph_search(question, vector, k, model, self._settings, filters)
         ids = [index.chunk_ids[h.chunk_index] for h in outcome.hits]

@@ -1,4 +1,5 @@
-"""Crash recovery: ``kill -9`` a real ``kg ingest`` at seeded random moments, rerun it to
+"""Crash recovery: ``kill -9`` a real ``kg ingest`` after an observed number of committed
+write batches (its ``--progress-json`` lines), spread over the whole write phase, rerun it to
 completion, and compare the graph's digest with one clean build of the same corpus.
 
 The store is a ``Backend``: the embedded one (a fresh data directory per run) or a Neo4j
@@ -24,8 +25,8 @@ from kg.container import build
 from kg.settings import Settings
 
 MUSIQUE = Path("../shared/bench/multihop/musique/musique_train_corpus.json")
-# Small write batches, so that random kills land between and inside commits (with the
-# default 256 a 300-passage run commits twice and most kills land before the first).
+# Small write batches, so that the kills spread over many commits (with the default 256 a
+# 300-passage run commits twice).
 BATCH_DOCUMENTS = 25
 
 
@@ -35,7 +36,7 @@ class CrashResult:
     clean_seconds: float
     runs: list[dict[str, Any]] = field(default_factory=list)
     clean: GraphDigest | None = None
-    first_commit_s: float = 0.0
+    batches: int = 0  # write batches of the clean build
 
     @property
     def identical(self) -> int:
@@ -100,7 +101,8 @@ class Embedded:
 def start_ingest(
     backend: Backend, data_dir: Path, corpus: Path, batch: int = BATCH_DOCUMENTS
 ) -> subprocess.Popen[bytes]:
-    """A real ``kg ingest`` in a subprocess; stderr is kept for the caller to read."""
+    """A real ``kg ingest`` in a subprocess; stderr (its progress as JSON lines, and any
+    ``error:`` line) is kept for the caller to read."""
     env = {
         **os.environ,
         **backend.env(data_dir),
@@ -109,50 +111,63 @@ def start_ingest(
     }
     code = "from kg.cli import app; app()"
     return subprocess.Popen(
-        [sys.executable, "-c", code, "ingest", str(corpus)],
+        [sys.executable, "-c", code, "ingest", str(corpus), "--progress-json"],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
 
 
-def complete(backend: Backend, data_dir: Path, corpus: Path, batch: int = BATCH_DOCUMENTS) -> float:
+def commits_in(stderr: str) -> int:
+    """Write batches an ingest reported committed in its ``--progress-json`` lines."""
+    return sum(1 for line in stderr.splitlines() if _is_commit(line))
+
+
+def _is_commit(line: str) -> bool:
+    if not line.startswith("{"):
+        return False
+    step = json.loads(line)
+    return bool(step.get("phase") == "write")
+
+
+def complete(
+    backend: Backend, data_dir: Path, corpus: Path, batch: int = BATCH_DOCUMENTS
+) -> tuple[float, int]:
+    """Run an ingest to its end: (seconds, write batches it committed)."""
     start = time.perf_counter()
     proc = start_ingest(backend, data_dir, corpus, batch)
     _, stderr = proc.communicate(timeout=1800)
+    text = stderr.decode(errors="replace")
     if proc.returncode != 0:
-        raise RuntimeError(f"kg ingest failed ({proc.returncode}): {stderr.decode()[-2000:]}")
-    return time.perf_counter() - start
+        raise RuntimeError(f"kg ingest failed ({proc.returncode}): {text[-2000:]}")
+    return time.perf_counter() - start, commits_in(text)
 
 
-def _timed_clean(store: Backend, data_dir: Path, corpus: Path, batch: int) -> tuple[float, float]:
-    """A clean build watched from outside: (seconds to its first commit, seconds in all)."""
-    start = time.perf_counter()
-    proc = start_ingest(store, data_dir, corpus, batch)
-    first = 0.0
-    while proc.poll() is None and not first:
-        if store.committed(data_dir) > 0:
-            first = time.perf_counter() - start
-        time.sleep(0.2)
-    _, stderr = proc.communicate(timeout=1800)
-    if proc.returncode != 0:
-        raise RuntimeError(f"kg ingest failed ({proc.returncode}): {stderr.decode()[-2000:]}")
-    return first, time.perf_counter() - start
+def kill_after_commits(proc: subprocess.Popen[bytes], commits: int, fraction: float) -> int:
+    """SIGKILL ``proc`` once it reports its ``commits``-th committed batch, ``fraction`` of the
+    gap between its last two commits later (so the kill lands anywhere in the next batch's work
+    or commit); returns the commits it reported before the kill, fewer when it ended first."""
+    assert proc.stderr is not None
+    seen, times = 0, [0.0, 0.0]
+    for raw in proc.stderr:  # ends when the process does
+        if _is_commit(raw.decode(errors="replace")):
+            seen += 1
+            times = [times[1], time.perf_counter()]
+            if seen >= commits:
+                break
+    if seen >= commits and seen > 1:
+        time.sleep(fraction * (times[1] - times[0]))
+    if proc.poll() is None:
+        os.kill(proc.pid, signal.SIGKILL)
+    proc.communicate()
+    return seen
 
 
-def _kill_after(
-    store: Backend, data_dir: Path, proc: subprocess.Popen[bytes], documents: int, delay: float
-) -> bool:
-    """SIGKILL ``proc`` ``delay`` seconds after ``documents`` are committed; False when it ended
-    first (the rerun must then leave the graph unchanged)."""
-    while proc.poll() is None and store.committed(data_dir) < documents:
-        time.sleep(0.05)
-    time.sleep(delay)
-    if proc.poll() is not None:
-        return False
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
-    return True
+def kill_points(batches: int, kills: int) -> list[int]:
+    """Commits to kill after, spread over the write phase: kill k of K after round(k*B/(K+1))
+    committed batches, at least one and short of the last."""
+    top = max(1, batches - 1)
+    return [min(top, max(1, round(k * batches / (kills + 1)))) for k in range(1, kills + 1)]
 
 
 def run(
@@ -163,60 +178,43 @@ def run(
     log: Any = print,
     backend: Backend | None = None,
     batch: int = BATCH_DOCUMENTS,
-    from_first_commit: bool = False,
 ) -> CrashResult:
-    """``kills`` runs killed at seeded random moments of the clean build's duration, or, with
-    ``from_first_commit`` (a store another process can read while the ingest writes), after a
-    seeded number of committed documents, so that every kill lands among the writes rather
-    than in the CLI's start-up (model loading), which the embedded runs already cover."""
+    """``kills`` runs, kill k after ``kill_points`` committed batches of the clean build's B,
+    then a seeded fraction of one batch's time, so that the kills land in every part of a
+    batch (building, embedding, inside the commit) and never before the first commit."""
     store = backend or Embedded()
     corpus = write_slice(MUSIQUE, passages, work / "corpus")
     clean_dir = work / "clean"
     store.reset(clean_dir)
-    first_s = 0.0
-    if from_first_commit:
-        first_s, clean_s = _timed_clean(store, clean_dir, corpus, batch)
-    else:
-        clean_s = complete(store, clean_dir, corpus, batch)
+    clean_s, batches = complete(store, clean_dir, corpus, batch)
     clean = store.digest(clean_dir)
-    result = CrashResult(passages, clean_s, clean=clean, first_commit_s=first_s)
+    result = CrashResult(passages, clean_s, clean=clean, batches=batches)
     log(
         f"crash ({store.name}): clean build of {passages} passages in {clean_s:.0f}s, "
-        f"{clean.counts}"
+        f"{batches} write batches, {clean.counts}"
     )
     rng = random.Random(seed)
-    for i in range(kills):
+    for i, target in enumerate(kill_points(batches, kills)):
         data = work / f"kill-{i}"
         store.reset(data)
         proc = start_ingest(store, data, corpus, batch)
         started = time.perf_counter()
-        if from_first_commit:
-            # Timed kills missed the writes: a clean build commits all its batches within a few
-            # seconds and spends the rest refreshing indexes. Watching the store instead, the
-            # kill lands after a seeded number of committed documents, inside the next batch.
-            target = rng.randint(1, max(1, passages - 1))
-            killed = _kill_after(store, data, proc, target, rng.uniform(0.0, 0.3))
-        else:
-            try:
-                proc.wait(timeout=rng.uniform(0.05, 0.95) * clean_s)
-                killed = False  # it finished first: the rerun below must leave it unchanged
-            except subprocess.TimeoutExpired:
-                os.kill(proc.pid, signal.SIGKILL)
-                proc.wait()
-                killed = True
+        seen = kill_after_commits(proc, target, rng.uniform(0.0, 1.0))
+        killed = proc.returncode == -signal.SIGKILL
         at = time.perf_counter() - started
         # What the killed run left committed: 0 means it died before its first batch.
         partial = store.committed(data)
         # Opening the store above salvaged it if Kùzu could not replay its log.
         salvaged = (data / "recovered").exists()
         try:
-            rerun_s = complete(store, data, corpus, batch)
+            rerun_s, _ = complete(store, data, corpus, batch)
         except RuntimeError as exc:
             # The store did not recover: a figure, not a reason to stop the other runs.
             result.runs.append(
                 {
                     "kill_at_s": round(at, 1),
                     "killed": killed,
+                    "commits_at_kill": seen,
                     "documents_at_kill": partial,
                     "salvaged": salvaged,
                     "identical": False,
@@ -235,6 +233,7 @@ def run(
             {
                 "kill_at_s": round(at, 1),
                 "killed": killed,
+                "commits_at_kill": seen,
                 "documents_at_kill": partial,
                 "salvaged": salvaged,
                 "identical": same,
@@ -242,8 +241,8 @@ def run(
             }
         )
         log(
-            f"crash ({store.name}) {i + 1}/{kills}: kill at {at:.0f}s "
-            f"({partial}/{passages} documents "
+            f"crash ({store.name}) {i + 1}/{kills}: kill at {at:.0f}s after {seen}/{batches} "
+            f"commits ({partial}/{passages} documents "
             f"committed{', log salvaged' if salvaged else ''}), rerun {rerun_s:.0f}s, "
             f"identical={same}"
         )

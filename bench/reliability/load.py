@@ -36,6 +36,8 @@ class LoadResult:
     requests: int = 0
     errors: list[str] = field(default_factory=list)
     latencies_ms: list[float] = field(default_factory=list)
+    # latencies by route ("GET /v1/entities/{id}"), to see which reads wait
+    by_route: dict[str, list[float]] = field(default_factory=dict)
     # (start, end, status, documents added) of each ingest call, perf_counter seconds.
     ingests: list[tuple[float, float, int | str, int]] = field(default_factory=list)
     window: tuple[float, float] = (0.0, 0.0)
@@ -59,6 +61,10 @@ class LoadResult:
             "load_ingest_calls": len(inside),
             "load_ingest_documents": sum(added for *_, added in inside),
             "load_ingest_statuses": sorted({str(status) for _, _, status, _ in self.ingests}),
+            "load_p95_ms_by_route": {
+                route: round(float(np.percentile(ms, 95)), 1)
+                for route, ms in sorted(self.by_route.items())
+            },
         }
 
 
@@ -72,6 +78,13 @@ def passage_stream(source: Path, start: int, per_file: int, folder: Path) -> Ite
         chunk = passages[at : at + per_file]
         (folder / name).write_text(json.dumps(chunk, ensure_ascii=False), encoding="utf-8")
         yield name
+
+
+def _route(method: str, path: str) -> str:
+    parts = path.split("/")
+    if len(parts) > 3 and parts[2] == "entities":
+        parts[3] = "{id}"
+    return f"{method} {'/'.join(parts)}"
 
 
 def _mixed(rng: random.Random, entity_ids: list[str]) -> tuple[str, str, dict[str, Any]]:
@@ -140,6 +153,7 @@ def run(
                 with lock:
                     result.requests += 1
                     result.latencies_ms.append(ms)
+                    result.by_route.setdefault(_route(method, path), []).append(ms)
                     if error:
                         result.errors.append(error)
 

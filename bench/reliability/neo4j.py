@@ -148,7 +148,7 @@ def stop_mid_ingest(
     t1 = time.perf_counter()
     server.start()
     restart_s = time.perf_counter() - t1
-    rerun_s = complete(backend, data, corpus, batch)
+    rerun_s, _ = complete(backend, data, corpus, batch)
     identical = backend.digest(data) == clean
     log(
         f"neo4j stop: {committed} documents committed, ingest running={running}; server "

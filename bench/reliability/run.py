@@ -137,7 +137,6 @@ def _neo4j_checks(args: argparse.Namespace, work: Path) -> dict[str, Any]:
             args.seed,
             backend=backend,
             batch=args.neo4j_batch,
-            from_first_commit=True,
         )
         assert got.clean is not None
         out |= {
@@ -145,7 +144,7 @@ def _neo4j_checks(args: argparse.Namespace, work: Path) -> dict[str, Any]:
             "neo4j_crash_runs": len(got.runs),
             "neo4j_crash_after_commit": sum(1 for r in got.runs if r["documents_at_kill"] > 0),
             "neo4j_crash_clean_seconds": round(got.clean_seconds, 1),
-            "neo4j_crash_first_commit_seconds": round(got.first_commit_s, 1),
+            "neo4j_crash_batches": got.batches,
             "neo4j_crash_clean_counts": got.clean.counts,
             "neo4j_crash_details": got.runs,
         }
@@ -191,6 +190,7 @@ def main() -> None:
                 "crash_after_commit": sum(1 for r in got.runs if r["documents_at_kill"] > 0),
                 "crash_salvaged": sum(1 for r in got.runs if r["salvaged"]),
                 "crash_clean_seconds": round(got.clean_seconds, 1),
+                "crash_batches": got.batches,
                 "crash_details": got.runs,
             }
         figures |= _server_checks(args, work, skip)

@@ -3,7 +3,9 @@
 Kùzu runs read transactions beside one write transaction, but creating an index or
 checkpointing a commit waits for every active transaction to leave and gives up after a
 timeout, leaving half-built index tables behind. So readers share this lock, writers take it
-alone, and a waiting writer stops new readers from starving it. The writer may re-enter.
+alone, and a waiting writer stops new readers from starving it. The writer may re-enter, and
+so may a reader (one that holds the lock across several queries): a nested read must not wait
+for a writer that waits for the outer one.
 """
 
 from __future__ import annotations
@@ -20,20 +22,28 @@ class ReadWriteLock:
         self._writer: int | None = None
         self._depth = 0
         self._waiting_writers = 0
+        self._local = threading.local()  # this thread's read depth
 
     @contextmanager
     def read(self) -> Iterator[None]:
         me = threading.get_ident()
-        if self._writer == me:  # the writer reads through its own transaction
-            yield
+        depth = getattr(self._local, "depth", 0)
+        if self._writer == me or depth:  # the writer reads through its own transaction
+            self._local.depth = depth + 1
+            try:
+                yield
+            finally:
+                self._local.depth = depth
             return
         with self._cond:
             while self._writer is not None or self._waiting_writers:
                 self._cond.wait()
             self._readers += 1
+        self._local.depth = 1
         try:
             yield
         finally:
+            self._local.depth = 0
             with self._cond:
                 self._readers -= 1
                 if self._readers == 0:

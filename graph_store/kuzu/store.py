@@ -44,6 +44,9 @@ from graph_store.types import (
 )
 
 _DELETE_BATCH = 500  # documents per delete transaction: bounds what one transaction holds
+# Optimistic projection reads before one that holds writers off: holding them off each time
+# would stop every reader behind the writer that waits for this one.
+_PROJECTION_TRIES = 3
 
 
 class KuzuGraphStore(KuzuWriteMixin, KuzuIndexMixin, KuzuReadMixin, KuzuExploreMixin):
@@ -302,8 +305,17 @@ class KuzuGraphStore(KuzuWriteMixin, KuzuIndexMixin, KuzuReadMixin, KuzuExploreM
         return self._meta("graph_version") or ""
 
     def projection_data(self) -> ProjectionData:
-        version = self.graph_version()
-        return read_projection(version, lambda name: self._q(name))
+        """One graph version's projection. Its parts are several queries, each its own read
+        transaction, so a batch committed between two would pair one version's chunk ids with
+        another's embeddings; a read that saw the version move is done again, and the last
+        try holds writers off for its length (every write moves the version)."""
+        for _ in range(_PROJECTION_TRIES - 1):
+            version = self.graph_version()
+            data = read_projection(version, lambda name: self._q(name))
+            if self.graph_version() == version:
+                return data
+        with self._reading():
+            return read_projection(self.graph_version(), lambda name: self._q(name))
 
     def set_pagerank(self, entity_scores: dict[str, float], doc_scores: dict[str, float]) -> None:
         with self._writing():

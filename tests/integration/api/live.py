@@ -11,11 +11,24 @@ import httpx
 import uvicorn
 from fastapi import FastAPI
 
+_KEEP_ALIVE_S = 3600
+
 
 @contextmanager
 def live_server(app: FastAPI, timeout_s: float = 60.0) -> Iterator[str]:
     """Serve ``app`` until the block ends; yields the base URL."""
-    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
+    # uvicorn closes a keep-alive connection idle for 5 s by default; a client thread that a
+    # loaded machine keeps off the CPU that long then sends its next request into a closing
+    # socket and reads nothing back (httpx ReadError). The server lives for one test or one
+    # benchmark, so idle connections are kept until it stops.
+    config = uvicorn.Config(
+        app,
+        host="127.0.0.1",
+        port=0,
+        log_level="warning",
+        lifespan="on",
+        timeout_keep_alive=_KEEP_ALIVE_S,
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="kg-test-uvicorn", daemon=True)
     thread.start()
