@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -86,12 +87,13 @@ def relation_rows(relations: Iterable[Relation]) -> list[dict[str, Any]]:
 
 
 def numeric_fact_rows(graphs: Iterable[DocumentGraph]) -> list[dict[str, Any]]:
-    """Rows of ``numeric_facts_create``/``_merge``. The stored id carries the write's time, so
-    a re-ingest, which deletes a document's facts first, never re-inserts an id it deleted in
-    the same transaction (the embedded store refuses that)."""
+    """Rows of ``numeric_facts_create``/``_merge``. The stored id carries a nonce of this
+    write, so a re-ingest, which deletes a document's facts first, never re-inserts an id it
+    deleted in the same transaction (the embedded store refuses that); reads strip it."""
+    nonce = uuid.uuid4().hex[:12]
     return [
         {
-            "id": f"{f.id}@{g.document.ingested_at.isoformat()}",
+            "id": f"{f.id}@{nonce}",
             "doc_id": f.doc_id,
             "chunk_id": f.chunk_id,
             "value": float(f.value),
