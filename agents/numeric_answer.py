@@ -24,8 +24,7 @@ ChunkSource = Callable[[list[str]], list[ChunkHit]]  # chunk ids -> chunks
 # Words that make a question a limit check; without one, no check runs (a question about a
 # trust's priorities that happens to share words with a stated limit is not one).
 _CUES = re.compile(
-    r"\b(limits?|thresholds?|eligib\w*|qualif\w*|under|within|over|exceed\w*|allowed|"
-    r"maximum|minimum|cap)\b",
+    r"\b(limits?|thresholds?|eligib\w*|qualif\w*|exceed\w*|maximum|minimum|caps?)\b",
     re.IGNORECASE,
 )
 
