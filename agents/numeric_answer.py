@@ -140,7 +140,8 @@ def subject_of(question: str, checks: LimitChecks) -> str:
     question uses, else "the case"."""
     for record in checks.records:
         title = str(record.result.get("value_source", ""))
-        said = [w for w in re.findall(r"[A-Z][\w'-]+", question) if w in title]
+        words = re.findall(r"[A-Z][\w-]+", re.sub(r"['’]s\b", "", question))
+        said = [w for w in words if w in title]
         if said:
             return " ".join(said)
     return "the case"
