@@ -48,7 +48,8 @@ def _walk(value: Any) -> Iterable[float]:
 def known_values(evidence: EvidenceBundle, tools: Sequence[ToolRecord]) -> set[float]:
     known: set[float] = set()
     for item in evidence.items:
-        known |= _values(item.text)
+        # The title too: answers name documents ("the Plan 2026-2031") as the evidence shows them.
+        known |= _values(item.text) | _values(item.doc_title)
     for record in tools:
         if record.error is None:
             known |= set(_walk(record.arguments)) | set(_walk(record.result))
