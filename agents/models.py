@@ -140,6 +140,8 @@ class VerifierReport(BaseModel):
     # The answer is citations and evidence labels only: small models copy the evidence
     # block's "[id] (PRIMARY; title)" header into the answer and put the content in findings.
     states_nothing: bool = False
+    # Numbers the answer states that no evidence chunk and no tool result holds, as written.
+    unmatched_numbers: list[str] = Field(default_factory=list)
 
     def problems(self) -> list[str]:
         out = [f"cited chunk {c} is not in the evidence" for c in self.unknown_citations]
@@ -149,6 +151,10 @@ class VerifierReport(BaseModel):
         out += [
             u if u.startswith("the answer") else f"finding cites nothing: {u!r}"
             for u in self.uncited
+        ]
+        out += [
+            f"number not found in the evidence or a tool result: {n!r}"
+            for n in self.unmatched_numbers
         ]
         out += self.llm_problems
         return out

@@ -40,6 +40,7 @@ from agents.models import (
     SubTask,
     ToolRecord,
 )
+from agents.numeric_answer import LimitChecks, apply_checks, check_limits, with_items
 from agents.question import part_queries
 from agents.synthesis import LLMSynthesis
 from agents.tools import ToolBox
@@ -94,6 +95,11 @@ def answer(
     g = gather(container, question, cfg, audit, emit, caller, k)
     _part_evidence(container, question, g, cfg, k)
     evidence = _synthesis_evidence(g, cfg)
+    # A limit question's checks, worked out by the tools from the graph's numeric facts.
+    checks, checked = check_limits(
+        question, container.store.numeric_facts, container.store.get_chunks
+    )
+    evidence = with_items(evidence, checked)
     result = AgenticResult(
         run_id=run_id,
         question=question,
@@ -111,7 +117,7 @@ def answer(
     if caller is None or not _try_llm(
         container, question, evidence, cfg, caller, audit, emit, result
     ):
-        _fallback_answer(container, question, g, evidence, cfg, result, caller is None)
+        _fallback_answer(container, question, g, evidence, cfg, result, caller is None, checks)
     else:
         _cap_llm_high(container, question, evidence, cfg, result)
     known = evidence.by_id()
@@ -159,11 +165,20 @@ def _fallback_answer(
     cfg: AgentSettings,
     result: AgenticResult,
     no_llm: bool,
+    checks: LimitChecks | None = None,
 ) -> None:
     """The extractive answer, verified deterministically."""
     _offline_answer(container, question, g, evidence, cfg, result, no_llm)
+    if checks is not None and checks.records:
+        apply_checks(result, checks, question)
     report, _ = verify(
-        question, result.answer, result.findings, evidence, None, cfg.quote_min_words
+        question,
+        result.answer,
+        result.findings,
+        evidence,
+        None,
+        cfg.quote_min_words,
+        tools=result.tool_calls,
     )
     result.verifier = report
     result.warnings += report.problems()
@@ -236,7 +251,7 @@ def _llm_answer(
         audit.write("tool_call", **record.model_dump())
         emit("tool", {"name": record.name, "ok": record.error is None})
 
-    tools = ToolBox(evidence, lookup)
+    tools = ToolBox(evidence, lookup, container.store.numeric_facts)
     synth = LLMSynthesis(caller, tools, cfg.max_tool_rounds, on_tool)
     shown = examples_for(cfg.examples_path, container.embedder, question, cfg.examples_shown)
     audit.write("examples", questions=[e.question for e in shown])
@@ -250,6 +265,7 @@ def _llm_answer(
         caller,
         cfg.quote_min_words,
         cfg.verifier_max_tokens,
+        tools=tools.records,
     )
     audit.write("verify", attempt=0, **report.model_dump(), notes=notes)
     emit("verify", {"attempt": 0, "passed": report.passed, "problems": len(report.problems())})
@@ -270,6 +286,7 @@ def _llm_answer(
             caller,
             cfg.quote_min_words,
             cfg.verifier_max_tokens,
+            tools=tools.records,
         )
         notes += more
         audit.write("verify", attempt=attempt, **report.model_dump(), notes=more)
@@ -290,7 +307,13 @@ def _llm_answer(
             f"{f.text} {' '.join(f'[{c}]' for c in f.citations)}".strip() for f in result.findings
         )
         report, _ = verify(
-            question, result.answer, result.findings, evidence, None, cfg.quote_min_words
+            question,
+            result.answer,
+            result.findings,
+            evidence,
+            None,
+            cfg.quote_min_words,
+            tools=tools.records,
         )
         notes.append("the model's answer held only citations; the answer is its findings")
         audit.write("verify", attempt="findings", **report.model_dump())

@@ -5,9 +5,10 @@ replies within the JSON schema of ``SynthesisDraft`` (grammar-constrained by the
 tool calls it needs, named with their arguments, then the answer. Local models served by
 llama.cpp write native tool calls as text, so the calls travel in the schema instead. When it
 asked for tools, they run through the run's ``ToolBox`` (recorded), their results go back as a
-user message and the final answer comes within ``SynthesisReply``'s schema. ``refine``
-continues the same conversation with the verifier's problems as a user message (no ``system``
-message mid-conversation: some chat templates refuse it).
+user message, and the model may ask for more, up to ``max_tool_rounds`` rounds; the answer
+after the last allowed round comes within ``SynthesisReply``'s schema, which has no tools.
+``refine`` continues the same conversation with the verifier's problems as a user message (no
+``system`` message mid-conversation: some chat templates refuse it).
 """
 
 from __future__ import annotations
@@ -87,26 +88,36 @@ class LLMSynthesis:
         ref = self._prompt.ref
         if self._max_tool_rounds <= 0:
             return self._final("synthesis", ref)
-        draft, reply = self._caller.json("synthesis", ref, self._messages, _Draft)
-        self._messages.append({"role": "assistant", "content": reply.content})
-        if not draft.tool_calls:
-            return SynthesisReply.model_validate(draft.model_dump(exclude={"tool_calls"}))
+        rounds = 0
+        while True:
+            draft, reply = self._caller.json("synthesis", ref, self._messages, _Draft)
+            self._messages.append({"role": "assistant", "content": reply.content})
+            if not draft.tool_calls:
+                return SynthesisReply.model_validate(draft.model_dump(exclude={"tool_calls"}))
+            rounds += 1
+            last = rounds >= self._max_tool_rounds
+            self._run_tools(draft.tool_calls, last)
+            if last:
+                # The limit is reached: the answer is asked for in a schema with no tools.
+                return self._final("synthesis", ref)
+
+    def _run_tools(self, calls: list[ToolRequest], last: bool) -> None:
         results = []
-        for call in draft.tool_calls:
+        for call in calls:
             record = self._tools.run(call)
             if self._on_tool is not None:
                 self._on_tool(record)
             body = {"error": record.error} if record.error else record.result
             results.append(f"{record.name}({json.dumps(record.arguments)}) -> {json.dumps(body)}")
-        self._messages.append(
-            {
-                "role": "user",
-                "content": "Tool results:\n"
-                + "\n".join(results)
-                + "\nWrite the final answer with these results, citing the evidence chunks.",
-            }
+        then = (
+            "\nWrite the final answer with these results, citing the evidence chunks."
+            if last
+            else "\nCall more tools only if the answer still needs them; otherwise write the "
+            "final answer with these results, citing the evidence chunks."
         )
-        return self._final("synthesis", ref)
+        self._messages.append(
+            {"role": "user", "content": "Tool results:\n" + "\n".join(results) + then}
+        )
 
     def refine(self, problems: list[str]) -> SynthesisReply:
         prompt = load("refine")

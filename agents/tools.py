@@ -3,8 +3,10 @@
 ``calculate`` evaluates arithmetic by walking the parsed AST (numbers, + - * / // % **, unary
 signs, abs/min/max/round); nothing is ever passed to ``eval``. ``check_threshold`` never holds a
 threshold: the model quotes the text that states it, the tool finds that quote in a chunk of the
-evidence (or of the corpus) and reads the number from it, so every threshold is traceable to a
-chunk id. Every call, good or failed, becomes a ``ToolRecord``.
+evidence (or of the corpus) and reads the number from it, or the model names the limit and the
+tool reads it from the threshold catalogue (``numeric_catalogue``); either way every threshold
+is traceable to a chunk id. ``sum_numbers``, ``extract_numbers``, ``find_convenient_sums`` and
+``detect_patterns`` are ``agents.numeric``'s. Every call, good or failed, becomes a ``ToolRecord``.
 """
 
 from __future__ import annotations
@@ -19,6 +21,16 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field
 
 from agents.models import EvidenceBundle, ToolRecord
+from agents.numeric import (
+    MAX_SUBSET_VALUES,
+    NumericError,
+    assess_threshold,
+    detect_patterns,
+    find_convenient_sums,
+    sum_numbers,
+)
+from agents.numeric_catalogue import LIMIT_KINDS, FactSource, find_limit
+from extraction.numbers import Direction, direction_of, extract_numbers
 
 # Guards against denial of service through the expression, not domain thresholds.
 MAX_EXPRESSION_CHARS = 500
@@ -35,6 +47,8 @@ _BINARY: dict[type[ast.operator], Callable[[float, float], float]] = {
     ast.Pow: operator.pow,
 }
 _FUNCTIONS: dict[str, Callable[..., float]] = {"abs": abs, "min": min, "max": max, "round": round}
+# A value must stay below (or at) a maximum and above (or at) a minimum.
+_DIRECTION: dict[str, Direction] = {"<": "max", "<=": "max", ">": "min", ">=": "min", "==": "exact"}
 _COMPARE: dict[str, Callable[[float, float], bool]] = {
     "<": operator.lt,
     "<=": operator.le,
@@ -46,8 +60,8 @@ _COMPARE: dict[str, Callable[[float, float], bool]] = {
 ChunkLookup = Callable[[str], Sequence[tuple[str, str]]]  # query -> [(chunk id, text)]
 
 
-class ToolError(ValueError):
-    """A tool was called with arguments it cannot use; the message goes back to the model."""
+# A tool was called with arguments it cannot use; the message goes back to the model.
+ToolError = NumericError
 
 
 def calculate(expression: str) -> float:
@@ -100,13 +114,6 @@ def compare_numbers(a: float, b: float) -> dict[str, Any]:
     }
 
 
-def sum_numbers(values: Sequence[float]) -> dict[str, Any]:
-    if not values:
-        raise ToolError("no values to add")
-    total = math.fsum(values)
-    return {"sum": total, "count": len(values), "mean": total / len(values)}
-
-
 def numbers_in(text: str) -> list[float]:
     return [float(m.group().replace(",", "")) for m in _NUMBER.finditer(text)]
 
@@ -116,25 +123,36 @@ def _squash(text: str) -> str:
 
 
 class ToolBox:
-    """The tools bound to one run's evidence (and, for thresholds, the corpus)."""
+    """The tools bound to one run's evidence (and, for thresholds, the corpus and its
+    threshold catalogue: the limits the graph's numeric facts state)."""
 
-    def __init__(self, evidence: EvidenceBundle, lookup: ChunkLookup | None = None) -> None:
+    def __init__(
+        self,
+        evidence: EvidenceBundle,
+        lookup: ChunkLookup | None = None,
+        facts: FactSource | None = None,
+    ) -> None:
         self._chunks = {i.chunk_id: i.text for i in evidence.items}
         self._lookup = lookup
+        self._facts = facts
         self.records: list[ToolRecord] = []
 
     def check_threshold(
         self,
         value: float,
-        comparison: str,
-        quote: str,
+        comparison: str | None = None,
+        quote: str = "",
         metric: str = "",
         chunk_id: str | None = None,
     ) -> dict[str, Any]:
-        if comparison not in _COMPARE:
+        """``value`` against a limit quoted from the evidence, or, without a quote, the
+        catalogue's limit that ``metric`` names ("scheme total debt limit"). Whether the limit
+        is a maximum or a minimum comes from ``comparison`` when given, else from the words
+        that state it ("no more than", "at least")."""
+        if comparison is not None and comparison not in _COMPARE:
             raise ToolError(f"comparison must be one of {', '.join(_COMPARE)}")
         if not quote.strip():
-            raise ToolError("quote the text that states the threshold")
+            return self._catalogue_threshold(value, comparison, metric)
         source = self._find(quote, chunk_id, metric)
         numbers = numbers_in(quote)
         if len(numbers) != 1:
@@ -143,14 +161,40 @@ class ToolBox:
                 "quote only the words that state the threshold"
             )
         threshold = numbers[0]
+        unit = next((n.unit for n in extract_numbers(quote)), "")
+        direction = _DIRECTION[comparison] if comparison else direction_of(quote)
+        out = assess_threshold(value, threshold, direction, unit, metric)
+        passes = _COMPARE[comparison](value, threshold) if comparison else out["passes"]
         return {
+            **out,
             "metric": metric,
-            "value": value,
             "comparison": comparison,
             "threshold": threshold,
-            "passes": _COMPARE[comparison](value, threshold),
+            "passes": passes,
             "chunk_id": source,
             "quote": quote,
+        }
+
+    def _catalogue_threshold(
+        self, value: float, comparison: str | None, metric: str
+    ) -> dict[str, Any]:
+        if not metric.strip() or self._facts is None:
+            raise ToolError("quote the text that states the threshold, or name its metric")
+        hit = find_limit(self._facts(LIMIT_KINDS), metric)
+        if hit is None:
+            raise ToolError(f"no stated limit found for {metric!r}; quote it from the evidence")
+        fact = hit.fact
+        direction: Direction = "max" if fact.kind == "max" else "min"
+        if comparison:
+            direction = _DIRECTION[comparison]
+        out = assess_threshold(value, fact.value, direction, fact.unit, fact.measure)
+        return {
+            **out,
+            "metric": metric,
+            "threshold": fact.value,
+            "chunk_id": fact.chunk_id,
+            "source": hit.doc_title,
+            "quote": fact.text,
         }
 
     def _find(self, quote: str, chunk_id: str | None, metric: str) -> str:
@@ -192,7 +236,13 @@ class ToolBox:
         if isinstance(call, CompareNumbers):
             return compare_numbers(call.a, call.b)
         if isinstance(call, SumNumbers):
-            return sum_numbers(call.values)
+            return sum_numbers(call.values, call.unit)
+        if isinstance(call, ExtractNumbers):
+            return {"numbers": [n.as_dict() for n in extract_numbers(call.text)]}
+        if isinstance(call, FindConvenientSums):
+            return find_convenient_sums(call.values, call.target, call.tolerance, call.unit)
+        if isinstance(call, DetectPatterns):
+            return detect_patterns(call.values, call.near_percent, call.unit)
         return self.check_threshold(
             call.value, call.comparison, call.quote, call.metric, call.chunk_id
         )
@@ -217,25 +267,69 @@ class CompareNumbers(BaseModel):
 
 
 class SumNumbers(BaseModel):
-    """Add numbers; gives sum, count and mean."""
+    """Add numbers; gives sum, count, min, max and mean, also formatted in the unit."""
 
     tool: Literal["sum_numbers"]
     values: list[float] = Field(max_length=50)
+    unit: str = Field(default="", max_length=10)
+
+
+class ExtractNumbers(BaseModel):
+    """List the numbers in a text with their values and units (£48.5m is 48500000 GBP)."""
+
+    tool: Literal["extract_numbers"]
+    text: str = Field(max_length=2000)
+
+
+class FindConvenientSums(BaseModel):
+    """Find groups of values that add up to target (or, without one, to a round number)
+    within tolerance."""
+
+    tool: Literal["find_convenient_sums"]
+    values: list[float] = Field(max_length=MAX_SUBSET_VALUES)
+    target: float | None = None
+    tolerance: float = Field(default=0.0, ge=0.0)
+    unit: str = Field(default="", max_length=10)
+
+
+class DetectPatterns(BaseModel):
+    """Find repeated values, values within near_percent of each other, and multiples."""
+
+    tool: Literal["detect_patterns"]
+    values: list[float] = Field(max_length=50)
+    near_percent: float = Field(default=5.0, ge=0.0, le=100.0)
+    unit: str = Field(default="", max_length=10)
 
 
 class CheckThreshold(BaseModel):
-    """Check a value against a threshold stated in the evidence: quote verbatim the words that
-    state it (exactly one number); the threshold is read from that quote in the cited chunk."""
+    """Check a value against a limit: quote verbatim the words in the evidence that state it
+    (exactly one number), or leave quote empty and name the limit in metric ("scheme total
+    debt limit") to read it from the documents. Gives headroom, utilisation and a sentence."""
 
     tool: Literal["check_threshold"]
     value: float
-    comparison: Literal["<", "<=", ">", ">=", "=="]
-    quote: str = Field(max_length=300)
+    comparison: Literal["<", "<=", ">", ">=", "=="] | None = None
+    quote: str = Field(default="", max_length=300)
     metric: str = Field(default="", max_length=100)
     chunk_id: str | None = Field(default=None, max_length=100)
 
 
 ToolRequest = Annotated[
-    Calculate | CompareNumbers | SumNumbers | CheckThreshold, Field(discriminator="tool")
+    Calculate
+    | CompareNumbers
+    | SumNumbers
+    | ExtractNumbers
+    | FindConvenientSums
+    | DetectPatterns
+    | CheckThreshold,
+    Field(discriminator="tool"),
 ]
-TOOL_NAMES = ("calculate", "compare_numbers", "sum_numbers", "check_threshold")
+TOOL_NAMES = (
+    "calculate",
+    "compare_numbers",
+    "sum_numbers",
+    "extract_numbers",
+    "find_convenient_sums",
+    "detect_patterns",
+    "check_threshold",
+)

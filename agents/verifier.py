@@ -4,17 +4,20 @@ Deterministic: the answer must cite at least one evidence chunk and every findin
 one; every ``[id]`` in the answer and in the findings must be an evidence chunk; every
 quotation (``"..."`` or curly quotes, at least ``quote_min_words`` words) must occur,
 whitespace- and case-insensitively, in a chunk its sentence cites (in any evidence chunk when
-the sentence cites none). The LLM check asks whether the cited chunks support each statement.
+the sentence cites none); every number the answer states must occur in the evidence or in a
+tool result (``number_check``). The LLM check asks whether the cited chunks support each statement.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
 from agents.calls import BudgetExceeded, LLMCaller
-from agents.models import EvidenceBundle, Finding, VerifierReport
+from agents.models import EvidenceBundle, Finding, ToolRecord, VerifierReport
+from agents.number_check import unmatched_numbers
 from agents.prompt_files import load
 from core.errors import LlmError
 from extraction.chunking import split_sentences
@@ -43,7 +46,11 @@ def _squash(text: str) -> str:
 
 
 def check_deterministic(
-    answer: str, findings: list[Finding], evidence: EvidenceBundle, quote_min_words: int
+    answer: str,
+    findings: list[Finding],
+    evidence: EvidenceBundle,
+    quote_min_words: int,
+    tools: Sequence[ToolRecord] = (),
 ) -> VerifierReport:
     chunks = {i.chunk_id: _squash(i.text) for i in evidence.items}
     unknown = [c for c in cited_ids(answer, findings) if c not in chunks]
@@ -70,8 +77,10 @@ def check_deterministic(
         if not any(plain in c for c in cites) and any(plain in c for c in chunks.values()):
             unsupported.append(f.text)
     empty = states_nothing(answer)
+    numbers = unmatched_numbers(answer, evidence, tools)
     return VerifierReport(
-        passed=not unknown and not unsupported and not uncited and not empty,
+        passed=not unknown and not unsupported and not uncited and not empty and not numbers,
+        unmatched_numbers=numbers,
         states_nothing=empty,
         unknown_citations=unknown,
         uncited=uncited,
@@ -113,9 +122,11 @@ def verify(
     caller: LLMCaller | None,
     quote_min_words: int,
     max_tokens: int = 300,
+    tools: Sequence[ToolRecord] = (),
 ) -> tuple[VerifierReport, list[str]]:
-    """The combined report and notes about checks that could not run."""
-    report = check_deterministic(answer, findings, evidence, quote_min_words)
+    """The combined report and notes about checks that could not run; ``tools`` are the run's
+    tool calls, whose numbers an answer may state besides the evidence's."""
+    report = check_deterministic(answer, findings, evidence, quote_min_words, tools)
     notes: list[str] = []
     # The model is asked only about an answer that passed the deterministic check: a small
     # model approves nearly anything, and a failed answer is refined or rejected anyway.

@@ -88,6 +88,9 @@ class ExtractionSettings(BaseModel):
     # en_core_web_sm when installed (the default install has it), an installed package name or
     # a pipeline directory, or "" for the rules alone on a blank English pipeline.
     spacy_model: str = "auto"
+    # Numbers each chunk states, stored as NumericFact nodes (extraction/numeric_facts.py): the
+    # threshold catalogue the numeric tools read. Part of the extractor version.
+    numeric_facts: bool = True
     llm_enabled: bool = True
     entity_types: list[str] = Field(default_factory=lambda: list(DEFAULT_ENTITY_TYPES))
     relation_types: list[str] = Field(default_factory=lambda: list(DEFAULT_RELATION_TYPES))

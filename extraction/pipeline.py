@@ -25,6 +25,8 @@ from extraction.config import IngestHost
 from extraction.embed_feed import EmbeddingFeed, LockedEmbedder
 from extraction.facts import DocFacts, Extractor
 from extraction.loaders import SourceDocument, discover, load_file
+from extraction.nlp import load_pipeline, resolve_model
+from extraction.numeric_facts import NUMERIC_FACTS_VERSION, chunk_facts
 from extraction.resolution import Resolver
 from extraction.run_markers import RunMarkers
 from graph_schema import Chunk, Document, DocumentGraph
@@ -117,7 +119,11 @@ class Ingestor:
         # What chunk embeddings are computed from is part of what a stored document was
         # built with, so changing it marks every document for rebuilding like a new extractor.
         tag = "title+text" if self._settings.ingest.embed_title else "text"
-        return f"{self._extractor.version}|embed:{tag}"
+        numbers = f"|numbers:{NUMERIC_FACTS_VERSION}" if self._numeric_facts() else ""
+        return f"{self._extractor.version}|embed:{tag}{numbers}"
+
+    def _numeric_facts(self) -> bool:
+        return self._settings.extraction.numeric_facts
 
     def _embedding_input(self, title: str, text: str) -> str:
         return embedding_input(title, text, self._settings.ingest.embed_title)
@@ -334,6 +340,18 @@ class Ingestor:
                 )
                 for cid, (idx, text, tokens) in zip(cids, item.chunks, strict=True)
             ]
+            facts = (
+                chunk_facts(
+                    item.doc_id,
+                    [(c.id, c.text) for c in chunks],
+                    resolved.entities,
+                    resolved.aliases,
+                    resolved.mentions,
+                    load_pipeline(resolve_model(self._settings.extraction.spacy_model)),
+                )
+                if self._numeric_facts()
+                else []
+            )
             graphs.append(
                 DocumentGraph(
                     document=document,
@@ -343,6 +361,7 @@ class Ingestor:
                     relations=tuple(resolved.relations),
                     mentions=tuple(resolved.mentions),
                     same_as=tuple(resolved.same_as),
+                    numeric_facts=tuple(facts),
                 )
             )
         return graphs

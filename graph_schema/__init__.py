@@ -8,6 +8,7 @@ from graph_schema.models import (
     DocumentGraph,
     Entity,
     Mention,
+    NumericFact,
     Relation,
 )
 from graph_schema.version import SCHEMA_VERSION
@@ -21,5 +22,6 @@ __all__ = [
     "DocumentGraph",
     "Entity",
     "Mention",
+    "NumericFact",
     "Relation",
 ]

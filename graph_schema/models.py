@@ -89,6 +89,25 @@ class SameAs(_Model):
     method: str
 
 
+class NumericFact(_Model):
+    """A number a chunk states, with what it measures and about which entity: "the limit for
+    total debts is £50,000" is value 50000, unit GBP, measure "limit total debts", kind "max".
+    ``kind`` is "max" or "min" for a stated limit (the threshold catalogue), "amount" for any
+    other figure. Replaced with its document: a document's facts are written and deleted
+    with it."""
+
+    id: str
+    doc_id: str
+    chunk_id: str
+    value: float
+    unit: str = ""
+    measure: str = ""
+    kind: str = "amount"
+    entity_id: str = ""
+    entity_name: str = ""
+    text: str = ""  # the sentence that states it
+
+
 class DocumentGraph(_Model):
     """Everything one document contributes to the graph, written in one transaction."""
 
@@ -100,3 +119,4 @@ class DocumentGraph(_Model):
     mentions: tuple[Mention, ...] = ()
     # Written by adapters that support SAME_AS edges; the document is their provenance.
     same_as: tuple[SameAs, ...] = ()
+    numeric_facts: tuple[NumericFact, ...] = ()

@@ -7,8 +7,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from graph_store.rows import to_chunk_hit, to_document_info
-from graph_store.types import ChunkHit, DocumentInfo, DocumentState
+from graph_store.rows import to_chunk_hit, to_document_info, to_fact_hit
+from graph_store.types import ChunkHit, DocumentInfo, DocumentState, FactHit
+
+FACT_KINDS = ("max", "min", "amount")
 
 
 class _Host(Protocol):
@@ -47,3 +49,10 @@ class NamedReadsMixin:
 
     def document_chunks(self: _Host, doc_id: str) -> list[ChunkHit]:
         return [to_chunk_hit(r, 0.0) for r in self._read("document_chunks", id=doc_id)]
+
+    def numeric_facts(
+        self: _Host, kinds: Sequence[str] = FACT_KINDS, limit: int = 10_000
+    ) -> list[FactHit]:
+        """Stored numeric facts of the given kinds ("max"/"min": the threshold catalogue)."""
+        rows = self._read("numeric_facts_list", kinds=list(kinds), limit=max(1, limit))
+        return [to_fact_hit(r) for r in rows]

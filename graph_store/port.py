@@ -19,6 +19,7 @@ from graph_store.types import (
     DocumentInfo,
     DocumentState,
     EntityHit,
+    FactHit,
     GraphExport,
     ProjectionData,
     Subgraph,
@@ -83,6 +84,12 @@ class GraphStore(GraphExplorer, Protocol):
         """Documents whose id, uri or title equals ``key``."""
 
     def get_chunks(self, chunk_ids: Sequence[str]) -> list[ChunkHit]: ...
+
+    def numeric_facts(
+        self, kinds: Sequence[str] = ("max", "min", "amount"), limit: int = 10_000
+    ) -> list[FactHit]:
+        """Numbers the documents state (``NumericFact``), of the given kinds: "max"/"min" are
+        stated limits, the threshold catalogue numeric tools read."""
 
     def document_chunks(self, doc_id: str) -> list[ChunkHit]:
         """Every chunk of a document, in order (none for an unknown document)."""

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from core.errors import StoreError
-from graph_schema import Alias, Chunk, Document, DocumentGraph, Entity, Relation
-from graph_store.types import ChunkHit, DocumentInfo, GraphExport, ProjectionData
+from graph_schema import Alias, Chunk, Document, DocumentGraph, Entity, NumericFact, Relation
+from graph_store.types import ChunkHit, DocumentInfo, FactHit, GraphExport, ProjectionData
 
 
 def document_params(doc: Document) -> dict[str, Any]:
@@ -83,6 +84,46 @@ def relation_rows(relations: Iterable[Relation]) -> list[dict[str, Any]]:
         row["weight"] = max(row["weight"], r.weight)
         row["evidence"] = sorted(set(row["evidence"]) | set(r.evidence))
     return list(folded.values())
+
+
+def numeric_fact_rows(graphs: Iterable[DocumentGraph]) -> list[dict[str, Any]]:
+    """Rows of ``numeric_facts_create``/``_merge``. The stored id carries a nonce of this
+    write, so a re-ingest, which deletes a document's facts first, never re-inserts an id it
+    deleted in the same transaction (the embedded store refuses that); reads strip it."""
+    nonce = uuid.uuid4().hex[:12]
+    return [
+        {
+            "id": f"{f.id}@{nonce}",
+            "doc_id": f.doc_id,
+            "chunk_id": f.chunk_id,
+            "value": float(f.value),
+            "unit": f.unit,
+            "measure": f.measure,
+            "kind": f.kind,
+            "entity_id": f.entity_id,
+            "entity_name": f.entity_name,
+            "text": f.text,
+        }
+        for g in graphs
+        for f in g.numeric_facts
+    ]
+
+
+def to_fact_hit(row: Sequence[Any]) -> FactHit:
+    """A ``numeric_facts_list`` row."""
+    fact = NumericFact(
+        id=str(row[0]).split("@", 1)[0],
+        doc_id=row[1],
+        chunk_id=row[2],
+        value=float(row[3]),
+        unit=row[4] or "",
+        measure=row[5] or "",
+        kind=row[6] or "amount",
+        entity_id=row[7] or "",
+        entity_name=row[8] or "",
+        text=row[9] or "",
+    )
+    return FactHit(fact=fact, doc_title=row[10] or "")
 
 
 def to_chunk_hit(row: Sequence[Any], score: float) -> ChunkHit:

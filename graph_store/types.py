@@ -4,6 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from graph_schema import NumericFact
+
+
+@dataclass(frozen=True)
+class FactHit:
+    """A stored numeric fact with the title of the document that states it."""
+
+    fact: NumericFact
+    doc_title: str
+
 
 @dataclass(frozen=True)
 class Counts:

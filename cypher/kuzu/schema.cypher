@@ -4,6 +4,9 @@ CREATE NODE TABLE IF NOT EXISTS Document(id STRING PRIMARY KEY, uri STRING, titl
 CREATE NODE TABLE IF NOT EXISTS Chunk(id STRING PRIMARY KEY, doc_id STRING, idx INT64, text STRING, tokens INT64, content_hash STRING, embedding FLOAT[{dim}]);
 CREATE NODE TABLE IF NOT EXISTS Entity(id STRING PRIMARY KEY, name STRING, type STRING, description STRING, embedding FLOAT[{dim}], mentions INT64, pagerank DOUBLE);
 CREATE NODE TABLE IF NOT EXISTS Alias(normalized STRING PRIMARY KEY, name STRING);
+// Numbers chunks state (graph_schema.NumericFact); a node table with its document and chunk as
+// properties, so a document write touches no further relationship table (see store.py).
+CREATE NODE TABLE IF NOT EXISTS NumericFact(id STRING PRIMARY KEY, doc_id STRING, chunk_id STRING, value DOUBLE, unit STRING, measure STRING, kind STRING, entity_id STRING, entity_name STRING, text STRING);
 CREATE REL TABLE IF NOT EXISTS HAS_CHUNK(FROM Document TO Chunk);
 CREATE REL TABLE IF NOT EXISTS MENTIONS(FROM Chunk TO Entity, count INT64);
 CREATE REL TABLE IF NOT EXISTS ALIAS_OF(FROM Alias TO Entity, method STRING, confidence DOUBLE, doc_ids STRING[]);

@@ -25,7 +25,7 @@ from graph_store.kuzu.tables import (
     mention_table,
     related_table,
 )
-from graph_store.rows import alias_rows, document_params, relation_rows
+from graph_store.rows import alias_rows, document_params, numeric_fact_rows, relation_rows
 
 
 @dataclass
@@ -130,6 +130,7 @@ class KuzuWriteMixin:
             self._q("chunks_delete", ids=sorted(chunks))
         for doc_id in sorted(stored.present):
             self._q("document_delete", id=doc_id)
+        self._q("numeric_facts_delete", ids=doc_ids)
         self._cleanup(stored.mentioned)
 
     def _write_batch(self, graphs: Sequence[DocumentGraph]) -> None:
@@ -143,6 +144,9 @@ class KuzuWriteMixin:
         self._q_rows("alias_links_delete_keys", links.delete)
         self._write_nodes(batch, stored, known)
         self._write_edges(batch, stored, known, links.create, rels.create)
+        # A document's numbers are replaced whole: deleted by document, created afresh.
+        self._q("numeric_facts_delete", ids=batch.doc_ids)
+        self._q_rows("numeric_facts_create", numeric_fact_rows(batch.graphs))
         # Orphan clean-up, never for an entity this batch mentions: the check reads MENTIONS
         # edges the transaction itself wrote. Entities written without a mention (relation
         # or alias ends only) are candidates like the ones earlier versions mentioned.

@@ -16,7 +16,14 @@ import cypher
 from core.errors import StoreError
 from graph_schema import DocumentGraph
 from graph_store.neo4j.rows import next_rows
-from graph_store.rows import alias_rows, chunk_rows, document_params, entity_row, relation_rows
+from graph_store.rows import (
+    alias_rows,
+    chunk_rows,
+    document_params,
+    entity_row,
+    numeric_fact_rows,
+    relation_rows,
+)
 
 
 def tq(tx: Any, name: str, **params: Any) -> list[list[Any]]:
@@ -60,6 +67,7 @@ def delete_document(tx: Any, doc_id: str) -> None:
     if chunk_ids:
         tq(tx, "chunks_delete", ids=sorted(chunk_ids))
     tq(tx, "document_delete", id=doc_id)
+    tq(tx, "numeric_facts_delete", ids=[doc_id])
     _cleanup(tx, touched)
 
 
@@ -90,4 +98,6 @@ def replace_document(tx: Any, graph: DocumentGraph, dim: int) -> None:
     tq_rows(tx, "mentions_merge", mentions)
     tq_rows(tx, "aliases_merge", alias_rows(graph.aliases, doc_id))
     tq_rows(tx, "relations_merge", relation_rows(graph.relations))
+    tq(tx, "numeric_facts_delete", ids=[doc_id])
+    tq_rows(tx, "numeric_facts_merge", numeric_fact_rows([graph]))
     _cleanup(tx, touched | set(entities))

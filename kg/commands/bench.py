@@ -289,3 +289,42 @@ def qa(
     )
     if out_path is not None:
         out.print(f"wrote {out_path}", highlight=False)
+
+
+@bench_app.command()
+def analyst(
+    llm: Annotated[
+        bool,
+        typer.Option(
+            "--llm", help="Also answer with the LLM configured by KG_LLM__* (else offline only)."
+        ),
+    ] = False,
+    questions: Annotated[
+        Path | None, typer.Option("--questions", help="Analyst question set JSON.")
+    ] = None,
+    out_path: Annotated[Path, typer.Option("--out", help="Where RESULT.json goes.")] = Path(
+        "bench/results/analyst.json"
+    ),
+    n: Annotated[int | None, typer.Option("--n", min=1, help="Only the first N questions.")] = None,
+    work_dir: WorkDirOpt = None,
+) -> None:
+    """The analyst question set over the demo corpus: key points, gold document cited, numbers,
+    and unanswerable questions answered as not found."""
+    from bench import analyst as bench_analyst
+
+    try:
+        with _bars() as hook:
+            result = bench_analyst.run(
+                get_settings(),
+                questions_path=questions or bench_analyst.QUESTIONS,
+                work_dir=work_dir,
+                with_llm=llm,
+                limit=n,
+                progress=hook,
+            )
+    except KgError as exc:
+        raise fail(str(exc)) from exc
+    _write_json(out_path, result)
+    count = result["summary"]["offline"]["questions"]
+    _print_table(f"analyst: {count} questions", *bench_analyst.table_rows(result))
+    out.print(f"wrote {out_path}", highlight=False)

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import DEMO
+from tests.conftest import DEMO, FIXTURES
 
 KG = [sys.executable, "-m", "kg.cli"]
+DEMO_DOCUMENTS = json.loads((FIXTURES / "demo_expected.json").read_text())["documents"]
 
 
 def run(
@@ -34,11 +35,12 @@ def test_demo_ingest_is_idempotent_searchable_and_answerable(tmp_path: Path) -> 
     data = tmp_path / "kg"
     first = run(data, "ingest", str(DEMO))
     assert first.returncode == 0, first.stderr
-    assert "20 added" in first.stdout
+    n = DEMO_DOCUMENTS
+    assert f"{n} added" in first.stdout
     counts = stats(data)
-    assert counts["documents"] == 20 and counts["chunks"] > 20 and counts["aliases"] > 20
+    assert counts["documents"] == n and counts["chunks"] > n and counts["aliases"] > n
     again = run(data, "ingest", str(DEMO))
-    assert "0 added, 0 updated, 20 unchanged" in again.stdout
+    assert f"0 added, 0 updated, {n} unchanged" in again.stdout
     assert stats(data) == counts
 
     got = json.loads(run(data, "search", "out-of-area placements", "--k", "3", "--json").stdout)

@@ -134,7 +134,7 @@ export function buildSchema(request) {
   ];
   return {
     defaultLanguage: version,
-    labels: ['Document', 'Chunk', 'Entity', 'Alias', 'Meta'],
+    labels: ['Document', 'Chunk', 'Entity', 'Alias', 'Meta', 'NumericFact'],
     relationshipTypes: ['HAS_CHUNK', 'NEXT', 'MENTIONS', 'ALIAS_OF', 'RELATED', 'SAME_AS', 'ABOUT'],
     functions: { [version]: registry(functions) },
     procedures: { [version]: registry(procedures) },

@@ -80,3 +80,30 @@ def test_acronyms_are_aliases_not_entities(demo_container: Container, graph: Gra
     for alias, _canonical in EXPECTED["aliases"]:
         if alias.isupper():
             assert normalize_name(alias) not in names
+
+
+def test_the_money_advice_limits_are_read_from_the_manual(demo_container: Container) -> None:
+    """The threshold catalogue is what the manual states, with the direction its words give."""
+    money = EXPECTED["money_advice"]
+    limits = [
+        h
+        for h in demo_container.store.numeric_facts(("max", "min"))
+        if h.doc_title == money["manual_title"]
+    ]
+    got = {(h.fact.value, h.fact.unit, h.fact.kind) for h in limits}
+    want = {(float(x["value"]), x["unit"], x["kind"]) for x in money["limits"]}
+    assert want <= got
+    debts = next(h for h in limits if h.fact.value == 35000)
+    assert debts.fact.measure == "total debt" and "must not exceed" in debts.fact.text
+    assert debts.fact.entity_name == "Fresh Start Order"
+
+
+def test_a_case_files_figures_are_read_with_their_client(demo_container: Container) -> None:
+    money = EXPECTED["money_advice"]
+    for client, figures in money["clients"].items():
+        facts = [
+            h.fact for h in demo_container.store.numeric_facts(("amount",)) if client in h.doc_title
+        ]
+        values = {f.value for f in facts}
+        assert {figures["total debts"], figures["monthly surplus income"]} <= values
+        assert all(f.unit == "GBP" for f in facts if f.value == figures["total debts"])

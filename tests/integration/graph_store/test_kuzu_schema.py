@@ -53,7 +53,7 @@ def test_schema_description_needs_no_private_binding_api(
         monkeypatch.delattr(kuzu.Connection, name)
     schema = store.describe_schema()
     nodes = {t.name: {p.name: p.type for p in t.properties} for t in schema.nodes}
-    assert set(nodes) == {"Document", "Chunk", "Entity", "Alias"}
+    assert set(nodes) == {"Document", "Chunk", "Entity", "Alias", "NumericFact"}
     assert nodes["Chunk"]["text"] == "STRING" and "embedding" not in nodes["Chunk"]
     assert "embedding" not in nodes["Entity"] and nodes["Entity"]["mentions"] == "INT64"
     rels = {t.name: t for t in schema.relationships}

@@ -140,4 +140,12 @@ def test_tool_requests_parse_from_the_schema_shape() -> None:
     assert ToolBox(bundle(TEXT)).run(call).result["difference"] == 1
     with pytest.raises(ValidationError):
         adapter.validate_python({"tool": "delete_everything"})
-    assert sorted(TOOL_NAMES) == ["calculate", "check_threshold", "compare_numbers", "sum_numbers"]
+    assert sorted(TOOL_NAMES) == [
+        "calculate",
+        "check_threshold",
+        "compare_numbers",
+        "detect_patterns",
+        "extract_numbers",
+        "find_convenient_sums",
+        "sum_numbers",
+    ]

@@ -90,3 +90,19 @@ def test_an_answer_of_citations_and_labels_only_states_nothing() -> None:
     assert any("states nothing" in p for p in report.problems())
     worded = "Restraint falls by 25% [doc-a-0001-abc] (PRIMARY; A)"
     assert not check_deterministic(worded, [], EVIDENCE, quote_min_words=3).states_nothing
+
+
+def test_every_number_must_be_in_the_evidence_or_a_tool_result() -> None:
+    from agents.models import ToolRecord
+
+    stated = "Restraint falls by 25% [doc-a-0001-abc]; two of three shifts are due."
+    assert check_deterministic(stated, [], EVIDENCE, quote_min_words=3).unmatched_numbers == []
+    invented = "Restraint falls by 40% [doc-a-0001-abc], saving £1.2m."
+    report = check_deterministic(invented, [], EVIDENCE, quote_min_words=3)
+    assert report.unmatched_numbers == ["40%", "£1.2m"] and not report.passed
+    assert "number not found in the evidence or a tool result: '40%'" in report.problems()
+    tool = ToolRecord(
+        name="calculate", arguments={"expression": "25 * 1.6"}, result={"result": 39.9876}
+    )
+    rounded = "Restraint falls by 40.0% [doc-a-0001-abc]."
+    assert check_deterministic(rounded, [], EVIDENCE, 3, [tool]).unmatched_numbers == []

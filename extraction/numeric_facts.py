@@ -1,0 +1,154 @@
+"""Numeric facts read from chunks at ingest: value, unit, what it measures, about which entity.
+
+"Total debts must not exceed £30,000" becomes value 30000, unit GBP, kind "max" (the words
+before the number make it a limit: ``numbers.direction_of``), measure "total debts" (the
+clause's content words before the number, without the limit words and the entity's name) and
+the entity the sentence names, else the entity its chunk mentions most. Dates and ordinals are
+not facts; a bare count is, when something is measured. The facts of a document form its
+threshold catalogue entries (kinds "max"/"min") and its amounts (kind "amount").
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from spacy.lang.en.stop_words import STOP_WORDS
+
+from extraction.nlp import split_sentences
+from extraction.numbers import NumberMention, direction_of, extract_numbers
+from graph_schema import Alias, Entity, Mention, NumericFact
+
+# Part of the extractor version: a change to what is read marks every document for rebuilding.
+NUMERIC_FACTS_VERSION = "1"
+_FACT_LABELS = {"MONEY", "PERCENT", "QUANTITY", "CARDINAL"}
+# A clause ends at these marks: "debts of £2,000, savings of £300" measures each on its own;
+# a colon does not ("Total debts: £2,000" names its measure before it).
+_CLAUSE = re.compile(r"[;,()\u2013\u2014]|\s-\s")
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
+MAX_MEASURE_WORDS = 6
+_TRAILING = re.compile(r"\s*(?:a|per|each)?\s*(?:\w+\s)?or (?:more|less|over|under|above|below)\b")
+# spaCy's English stop words and the words that state a limit say how, not what: a measure
+# is the rest ("Total debts must not exceed" -> "total debt").
+_FILLER = STOP_WORDS | frozenset(
+    ("exceed", "exceeds", "within", "maximum", "minimum", "limit", "worth", "least", "cannot")
+)
+_KEEP = frozenset({"total", "limit", "maximum", "minimum"})
+
+
+def measure_words(text: str) -> list[str]:
+    """Content words of a phrase, lower case, plural ``s`` dropped ("Total debts" -> total,
+    debt): the form measures are stored and compared in."""
+    out = []
+    for w in _WORD.findall(re.sub(r"['’]s?\b", "", text.lower())):
+        if w in _FILLER and w not in _KEEP:
+            continue
+        plural = len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is"))
+        out.append(w[:-1] if plural else w)
+    return out
+
+
+def _measure(before: str, names: Sequence[str]) -> str:
+    clause = _CLAUSE.split(before)[-1]
+    for name in names:
+        clause = re.sub(re.escape(name), " ", clause, flags=re.I)
+    words = [w for w in measure_words(clause) if w not in {"limit", "maximum", "minimum"}]
+    return " ".join(words[-MAX_MEASURE_WORDS:])
+
+
+def _about(
+    sentence: str, chunk_entities: list[str], names: dict[str, list[str]]
+) -> tuple[str, list[str]]:
+    """The entity the sentence names first (the subject, in "X owes £1,840 to Y"), the longer
+    name at the same place; else none."""
+    best, place, length = "", len(sentence) + 1, 0
+    for entity_id in chunk_entities:
+        for name in names.get(entity_id, []):
+            # As written: a name is a proper noun, and "debts" is no mention of "Debts".
+            hit = re.search(rf"\b{re.escape(name)}\b", sentence)
+            if hit and (hit.start(), -len(name)) < (place, -length):
+                best, place, length = entity_id, hit.start(), len(name)
+    if not best:
+        return "", []
+    return best, [n for n in names[best] if n in sentence]
+
+
+def chunk_facts(
+    doc_id: str,
+    chunks: Sequence[tuple[str, str]],
+    entities: Sequence[Entity],
+    aliases: Sequence[Alias],
+    mentions: Sequence[Mention],
+    nlp: Any | None = None,
+) -> list[NumericFact]:
+    """The numeric facts of one document's chunks ``(chunk id, text)``."""
+    label = {e.id: e.name for e in entities}
+    names: dict[str, list[str]] = {e.id: [e.name] for e in entities}
+    for a in aliases:
+        if a.name not in names.setdefault(a.entity_id, []):
+            names[a.entity_id].append(a.name)
+    by_chunk: dict[str, Counter[str]] = {}
+    for m in mentions:
+        by_chunk.setdefault(m.chunk_id, Counter())[m.entity_id] += m.count
+    facts: list[NumericFact] = []
+    # A sentence naming no entity is about the document's most-mentioned one.
+    whole: Counter[str] = Counter()
+    for counts in by_chunk.values():
+        whole.update(counts)
+    main = whole.most_common(1)[0][0] if whole else ""
+    seen: set[tuple[str, float]] = set()  # chunks overlap by a sentence: each fact once
+    for chunk_id, text in chunks:
+        ranked = [e for e, _ in by_chunk.get(chunk_id, Counter()).most_common()]
+        n = 0
+        for sentence in split_sentences(text):
+            if not any(ch.isdigit() for ch in sentence):
+                continue
+            entity_id, said = _about(sentence, ranked, names)
+            entity_id = entity_id or main
+            numbers = extract_numbers(sentence, nlp)
+            for i, number in enumerate(numbers):
+                start = numbers[i - 1].end if i else 0
+                fact = _fact(number, sentence, start, said)
+                if fact is None or (sentence, number.value) in seen:
+                    continue
+                seen.add((sentence, number.value))
+                measure, kind = fact
+                facts.append(
+                    NumericFact(
+                        id=f"{chunk_id}#n{n}",
+                        doc_id=doc_id,
+                        chunk_id=chunk_id,
+                        value=number.value,
+                        unit=number.unit,
+                        measure=measure,
+                        kind=kind,
+                        entity_id=entity_id,
+                        entity_name=label.get(entity_id, ""),
+                        text=sentence,
+                    )
+                )
+                n += 1
+    return facts
+
+
+def _fact(
+    number: NumberMention, sentence: str, start: int, names: Sequence[str]
+) -> tuple[str, str] | None:
+    """(measure, kind) of a number: the measure from its clause, the kind from the words
+    between the previous number and this one plus a trailing "or more" / "or less"."""
+    if number.label not in _FACT_LABELS:
+        return None
+    before = sentence[: number.start]
+    measure = _measure(before, names)
+    if not measure:
+        return None  # a number with nothing said about what it counts
+    clause = _CLAUSE.split(sentence[start : number.start])[-1]
+    after = _TRAILING.match(sentence[number.end :])
+    direction = direction_of(clause + " " + (after.group() if after else ""))
+    kind = direction if direction in {"max", "min"} else "amount"
+    return measure, kind
+
+
+__all__ = ["NUMERIC_FACTS_VERSION", "chunk_facts", "measure_words"]

@@ -1,0 +1,77 @@
+"""Numbers read from text with their units, parsed and formatted back; numeric facts read from
+invented chunks with their measure, direction and entity."""
+
+from __future__ import annotations
+
+import pytest
+
+from extraction.nlp import DEFAULT_TRAINED, load_pipeline
+from extraction.numbers import extract_numbers, format_value, parse_amount
+from extraction.numeric_facts import chunk_facts
+from graph_schema import Alias, Entity, Mention
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "unit", "label"),
+    [
+        ("£1,234.56", 1234.56, "GBP", "MONEY"),
+        ("£48.5m", 48_500_000.0, "GBP", "MONEY"),
+        ("12%", 12.0, "%", "PERCENT"),
+        ("3.5 per cent", 3.5, "%", "PERCENT"),
+        ("30 days", 30.0, "day", "QUANTITY"),
+        ("1.2 million", 1_200_000.0, "", "CARDINAL"),
+        ("twelve months", 12.0, "month", "QUANTITY"),
+        ("in 2031", 2031.0, "", "DATE"),
+    ],
+)
+def test_extract_numbers_values_and_units(text: str, value: float, unit: str, label: str) -> None:
+    (n,) = extract_numbers(text)
+    assert (n.value, n.unit, n.label) == (value, unit, label)
+
+
+def test_spacy_labels_a_bare_number_and_a_range_is_two_years() -> None:
+    nlp = load_pipeline(DEFAULT_TRAINED)
+    found = extract_numbers("In March 2031 the fund paid £90 to 1,400 people in 2030-31.", nlp)
+    assert [(n.text, n.label) for n in found] == [
+        ("2031", "DATE"),
+        ("£90", "MONEY"),
+        ("1,400 people", "QUANTITY"),
+        ("2030", "DATE"),
+    ]
+
+
+def test_format_and_parse_round_trip() -> None:
+    assert format_value(1234.56, "GBP") == "£1,234.56"
+    assert format_value(50000, "GBP") == "£50,000"
+    assert format_value(12.5, "%") == "12.5%"
+    assert format_value(1, "day") == "1 day" and format_value(30, "day") == "30 days"
+    assert parse_amount("£1,234.56").value == 1234.56
+    with pytest.raises(ValueError):
+        parse_amount("£1 and £2")
+
+
+def test_chunk_facts_read_limits_and_amounts_with_their_entity() -> None:
+    scheme = Entity(id="e1", name="Sample Relief Scheme", type="ORG")
+    person = Entity(id="e2", name="Ann Example", type="PERSON")
+    text = (
+        "Under the Sample Relief Scheme (SRS), savings must not exceed £1,500. "
+        "Applicants must have lived in the county for at least 2 years. "
+        "Ann Example has savings of £640, owes rent arrears of £2,100.50; "
+        "her monthly income: £980."
+    )
+    facts = chunk_facts(
+        "d1",
+        [("d1-c0", text)],
+        [scheme, person],
+        [Alias(name="SRS", normalized="srs", entity_id="e1", method="acronym")],
+        [Mention(chunk_id="d1-c0", entity_id="e1"), Mention(chunk_id="d1-c0", entity_id="e2")],
+    )
+    got = [(f.value, f.unit, f.measure, f.kind, f.entity_name) for f in facts]
+    assert got == [
+        (1500.0, "GBP", "saving", "max", "Sample Relief Scheme"),
+        (2.0, "year", "applicant lived county", "min", "Sample Relief Scheme"),
+        (640.0, "GBP", "saving", "amount", "Ann Example"),
+        (2100.5, "GBP", "owe rent arrear", "amount", "Ann Example"),
+        (980.0, "GBP", "monthly income", "amount", "Ann Example"),
+    ]
+    assert {f.chunk_id for f in facts} == {"d1-c0"} and len({f.id for f in facts}) == 5
