@@ -1,0 +1,111 @@
+"""The end of a run: the open gaps of the evidence the answer read, what the answer says when
+the documents do not answer the question, the next questions, and the report.
+
+A question is unanswered when the evidence holds none of the asked-for facts (every part of the
+question not found by the reader), or when it never mentions a name the question uses (the
+evidence is about something else: "the chief executive of X" answered from Y's papers). Then
+the answer says so first ("The documents do not say ..."), the quotes after it are offered as
+the closest evidence, and confidence is LOW.
+"""
+
+from __future__ import annotations
+
+from agents.answer_facts import sentence_stems
+from agents.config import AgentSettings
+from agents.extractive import PartAnswer
+from agents.gaps import evidence_gaps, fact_gaps, next_questions
+from agents.loop import Gathered
+from agents.models import AgenticResult, EvidenceBundle, Gap
+from agents.planner import entity_query
+from agents.question import analyse, stem, words
+from agents.report import build, level_at_most
+
+
+def close(
+    result: AgenticResult,
+    g: Gathered,
+    evidence: EvidenceBundle,
+    parts: list[PartAnswer],
+    cfg: AgentSettings,
+    llm: bool = False,
+) -> None:
+    """Gaps, the unanswered statement, recommendations and the report, into ``result``.
+    With a model's answer only a name absent from the evidence makes it unanswered: the
+    offline reader's not-found does not overrule what the model read."""
+    result.gaps = gaps_of(result.question, g, evidence, parts, cfg)
+    result.rounds = list(g.rounds)
+    unnamed = absent_names(result.question, evidence)
+    typed = [p for p in parts if p.kind != "YESNO"]
+    unanswered = bool(unnamed) or (not llm and bool(typed) and not any(p.found for p in typed))
+    if unnamed:
+        result.gaps.insert(
+            0,
+            Gap(
+                category="missing_fact",
+                severity="high",
+                description="no evidence mentions " + ", ".join(f'"{n}"' for n in unnamed),
+                query=" ".join(unnamed),
+            ),
+        )
+    if unanswered:
+        _say_not_found(result, unnamed, lead_kept=not llm and any(p.phrase for p in parts))
+    if not result.recommendations:
+        result.recommendations = next_questions(result.gaps)
+    result.report = build(result, evidence).model_dump(mode="json")
+
+
+def gaps_of(
+    question: str,
+    g: Gathered,
+    evidence: EvidenceBundle,
+    parts: list[PartAnswer],
+    cfg: AgentSettings,
+) -> list[Gap]:
+    mentioned: set[str] = set()
+    g.reach.load(evidence.ids())
+    for item in evidence.items:
+        mentioned.update(g.reach.mentions(item.chunk_id))
+    found = evidence_gaps(
+        question,
+        evidence.items,
+        g.ctx.linked,
+        mentioned,
+        cfg,
+        lambda name: entity_query(name, question),
+    )
+    last = g.critiques[-1].typed_gaps if g.critiques else []
+    found += [x for x in last if x.category == "subtask"]
+    found += fact_gaps(parts)
+    out: list[Gap] = []
+    for gap in found:
+        if all((gap.category, gap.description) != (o.category, o.description) for o in out):
+            out.append(gap)
+    return out
+
+
+def absent_names(question: str, evidence: EvidenceBundle) -> list[str]:
+    """Words of the names the question uses that no evidence chunk (text or title) holds."""
+    held: set[str] = set()
+    for item in evidence.items:
+        held |= sentence_stems(item.text) | {stem(w) for w in words(item.doc_title)}
+    missing = {w for p in analyse(question) for w in p.name_words if w not in held}
+    return [w for w in dict.fromkeys(words(question)) if stem(w) in missing]
+
+
+def _say_not_found(result: AgenticResult, unnamed: list[str], lead_kept: bool) -> None:
+    asked = result.question.strip().rstrip("?").strip()
+    asked = asked[:1].lower() + asked[1:]
+    said = f"The documents do not say {asked}."
+    if unnamed:
+        said += " No evidence mentions " + ", ".join(f'"{n}"' for n in unnamed) + "."
+    said += " The closest evidence found is quoted, but it does not answer the question."
+    head, _, rest = result.answer.partition("\n\n")
+    # A short answer the reader did find stays first (it may be right where a name is only
+    # spelt differently); otherwise the statement leads.
+    result.answer = (
+        f"{head}\n\n{said}\n\n{rest}".strip()
+        if lead_kept
+        else (f"{said}\n\n{result.answer}".strip())
+    )
+    result.confidence = level_at_most(result.confidence, "LOW")
+    result.reason = f"{result.reason}; the evidence does not answer the question".lstrip("; ")
