@@ -48,7 +48,7 @@ def close(
             ),
         )
     if unanswered:
-        _say_not_found(result, unnamed, lead_kept=not llm and any(p.phrase for p in parts))
+        _say_not_found(result, unnamed)
     if not result.recommendations:
         result.recommendations = next_questions(result.gaps)
     result.report = build(result, evidence).model_dump(mode="json")
@@ -92,20 +92,13 @@ def absent_names(question: str, evidence: EvidenceBundle) -> list[str]:
     return [w for w in dict.fromkeys(words(question)) if stem(w) in missing]
 
 
-def _say_not_found(result: AgenticResult, unnamed: list[str], lead_kept: bool) -> None:
+def _say_not_found(result: AgenticResult, unnamed: list[str]) -> None:
     asked = result.question.strip().rstrip("?").strip()
     asked = asked[:1].lower() + asked[1:]
     said = f"The documents do not say {asked}."
     if unnamed:
         said += " No evidence mentions " + ", ".join(f'"{n}"' for n in unnamed) + "."
     said += " The closest evidence found is quoted, but it does not answer the question."
-    head, _, rest = result.answer.partition("\n\n")
-    # A short answer the reader did find stays first (it may be right where a name is only
-    # spelt differently); otherwise the statement leads.
-    result.answer = (
-        f"{head}\n\n{said}\n\n{rest}".strip()
-        if lead_kept
-        else (f"{said}\n\n{result.answer}".strip())
-    )
+    result.answer = f"{said}\n\n{result.answer}".strip()
     result.confidence = level_at_most(result.confidence, "LOW")
     result.reason = f"{result.reason}; the evidence does not answer the question".lstrip("; ")

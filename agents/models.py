@@ -234,4 +234,8 @@ class AgenticResult(BaseModel):
             "tokens": self.tokens,
             "audit_log": self.audit_log,
             "report": self.report,
+            "used_chunk_ids": self.used_chunk_ids,
+            "plan": self.plan.model_dump(mode="json") if self.plan else None,
+            "critiques": [c.model_dump(mode="json") for c in self.critiques],
+            "verifier": self.verifier.model_dump(mode="json") if self.verifier else None,
         }

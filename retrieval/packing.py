@@ -55,19 +55,21 @@ def pack_documents(
     per_document: int = 3,
     max_items: int | None = None,
 ) -> list[list[T]]:
-    """Documents ranked by the summed score of their items (cumulative relevance), each
-    contributing its best ``per_document`` items while they fit ``budget`` tokens (and
+    """Documents ranked by the summed score of their best ``per_document`` items (cumulative
+    relevance), each contributing those items while they fit ``budget`` tokens (and
     ``max_items``); returns the admitted groups, best document first, items best first."""
     groups: dict[str, list[T]] = {}
     for item in items:
         groups.setdefault(document(item), []).append(item)
-    ranked = sorted(groups.values(), key=lambda g: -sum(score(i) for i in g))
+    # A document counts what it may contribute: its best ``per_document`` items.
+    best = [sorted(g, key=lambda i: -score(i))[:per_document] for g in groups.values()]
+    ranked = sorted(best, key=lambda g: -sum(score(i) for i in g))
     used = 0
     count = 0
     out: list[list[T]] = []
     for group in ranked:
         taken: list[T] = []
-        for item in sorted(group, key=lambda i: -score(i))[:per_document]:
+        for item in group:
             cost = max(0, tokens(item))
             if used + cost > budget or (max_items is not None and count >= max_items):
                 continue
