@@ -10,6 +10,8 @@ the closest evidence, and confidence is LOW.
 
 from __future__ import annotations
 
+import difflib
+
 from agents.answer_facts import sentence_stems
 from agents.config import AgentSettings
 from agents.extractive import PartAnswer
@@ -84,12 +86,28 @@ def gaps_of(
 
 
 def absent_names(question: str, evidence: EvidenceBundle) -> list[str]:
-    """Words of the names the question uses that no evidence chunk (text or title) holds."""
+    """Words of the names the question uses that no evidence chunk (text or title) holds,
+    nor a near spelling of them (a question's typo is not a missing subject)."""
     held: set[str] = set()
     for item in evidence.items:
         held |= sentence_stems(item.text) | {stem(w) for w in words(item.doc_title)}
-    missing = {w for p in analyse(question) for w in p.name_words if w not in held}
+    missing = {
+        w for p in analyse(question) for w in p.name_words if w not in held and not _near(w, held)
+    }
     return [w for w in dict.fromkeys(words(question)) if stem(w) in missing]
+
+
+# A misspelt name is still the name: stems of at least five letters that difflib rates this
+# close (one letter added, dropped or changed in a six-letter word rates 0.83-0.92) count as
+# held. Shorter words must match exactly ("zoo" is not "too").
+_NEAR_MIN_LETTERS = 5
+_NEAR_RATIO = 0.8
+
+
+def _near(word: str, held: set[str]) -> bool:
+    if len(word) < _NEAR_MIN_LETTERS:
+        return False
+    return bool(difflib.get_close_matches(word, held, n=1, cutoff=_NEAR_RATIO))
 
 
 def _say_not_found(result: AgenticResult, unnamed: list[str]) -> None:
