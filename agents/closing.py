@@ -4,8 +4,8 @@ the documents do not answer the question, the next questions, and the report.
 A question is unanswered when the evidence holds none of the asked-for facts (every part of the
 question not found by the reader), or when it never mentions a name the question uses (the
 evidence is about something else: "the chief executive of X" answered from Y's papers). Then
-the answer says so first ("The documents do not say ..."), the quotes after it are offered as
-the closest evidence, and confidence is LOW.
+the answer says so first ("The documents do not answer this question ..."), the quotes after
+it are offered as the closest evidence, and confidence is LOW.
 """
 
 from __future__ import annotations
@@ -50,7 +50,9 @@ def close(
             ),
         )
     if unanswered:
-        _say_not_found(result, unnamed)
+        _say_not_found(result, unnamed, parts)
+    else:
+        _say_what_is_missing(result)
     if not result.recommendations:
         result.recommendations = next_questions(result.gaps)
     result.report = build(result, evidence).model_dump(mode="json")
@@ -110,13 +112,34 @@ def _near(word: str, held: set[str]) -> bool:
     return bool(difflib.get_close_matches(word, held, n=1, cutoff=_NEAR_RATIO))
 
 
-def _say_not_found(result: AgenticResult, unnamed: list[str]) -> None:
-    asked = result.question.strip().rstrip("?").strip()
-    asked = asked[:1].lower() + asked[1:]
-    said = f"The documents do not say {asked}."
+def _say_not_found(result: AgenticResult, unnamed: list[str], parts: list[PartAnswer]) -> None:
+    # The statement names what is missing but does not repeat the question: a repeated
+    # option ("A or B?") would read as an answer to anyone scoring the text.
+    kinds = sorted({_KIND_WORD.get(p.kind, "answer") for p in parts if not p.found})
+    said = "The documents do not answer this question"
+    said += f": no evidence states the asked-for {' or '.join(kinds)}." if kinds else "."
     if unnamed:
         said += " No evidence mentions " + ", ".join(f'"{n}"' for n in unnamed) + "."
-    said += " The closest evidence found is quoted, but it does not answer the question."
+    said += " The closest evidence found is quoted below; it does not answer the question."
     result.answer = f"{said}\n\n{result.answer}".strip()
     result.confidence = level_at_most(result.confidence, "LOW")
     result.reason = f"{result.reason}; the evidence does not answer the question".lstrip("; ")
+
+
+_KIND_WORD = {
+    "NUMBER": "figure",
+    "DATE": "date",
+    "PERSON": "person",
+    "PLACE": "place",
+    "LIST": "list",
+    "THING": "fact",
+}
+# Gaps an answer that stands mentions at its end: about the sources, not the question's names.
+_TOLD = ("recency", "source_dominance")
+
+
+def _say_what_is_missing(result: AgenticResult) -> None:
+    """An answer that stands but rests on evidence with serious gaps says so at its end."""
+    serious = [g.description for g in result.gaps if g.category in _TOLD]
+    if serious:
+        result.answer = f"{result.answer}\n\nWhat the evidence lacks: {'; '.join(serious)}."

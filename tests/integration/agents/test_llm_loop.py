@@ -227,5 +227,5 @@ def test_the_model_s_high_stands_only_where_the_offline_checks_allow_it(
     absent = "What are the priorities of the trust that runs the Riverside ward?"
     _, result = _ask(demo_container, agent_settings, _quoting_first, checked=True, question=absent)
     assert result.confidence == "LOW"
-    assert result.answer.startswith("The documents do not say")
+    assert result.answer.startswith("The documents do not answer this question")
     assert any(g.category == "missing_fact" and "Riverside" in g.description for g in result.gaps)

@@ -74,7 +74,9 @@ def test_a_question_the_documents_cannot_answer_says_so_at_low(
 ) -> None:
     question = "Who is the chief executive of the Northdale Zoo?"
     result = answer(demo_container, question, settings=AgentSettings(audit_dir=audit))
-    assert result.answer.startswith("The documents do not say who is the chief executive")
+    assert result.answer.startswith(
+        'The documents do not answer this question. No evidence mentions "Zoo".'
+    )
     assert result.confidence == "LOW"
     gap = result.gaps[0]
     assert gap.category == "missing_fact" and '"Zoo"' in gap.description
@@ -89,6 +91,8 @@ def test_a_stale_horizon_is_a_recency_gap_whose_query_reads_recent_documents_onl
     result = answer(demo_container, "What are NMHT's latest priorities?", settings=cfg)
     recency = [g for g in result.gaps if g.category == "recency"]
     assert recency and recency[0].severity == "high" and "2026-03-" in recency[0].description
+    # The answer still stands, and says at its end what the evidence lacks.
+    assert f"What the evidence lacks: {recency[0].description}" in result.answer
     asked = [t for t in result.critiques[0].new_subtasks if t.date_from]
     assert asked and asked[0].date_from == "2030-06-01"
     assert len(result.rounds) == 2 and asked[0].query in result.rounds[1].queries
