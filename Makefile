@@ -79,6 +79,7 @@ $(EXPLORER_STAMP): $(EXPLORER_DIR)/package-lock.json
 demo: setup
 	KG_DATA_DIR=$(DEMO_DIR) $(BIN)/kg init --reset
 	KG_DATA_DIR=$(DEMO_DIR) $(BIN)/kg ingest demo
+	cp demo/examples.jsonl $(DEMO_DIR)/examples.jsonl  # the demo's few-shot examples (agents/fewshot.py)
 	KG_DATA_DIR=$(DEMO_DIR) $(BIN)/kg stats
 	KG_DATA_DIR=$(DEMO_DIR) $(BIN)/kg ask "$(DEMO_QUESTION)"
 	@echo "The demo store is $(DEMO_DIR): source $(BIN)/activate && export KG_DATA_DIR=$(DEMO_DIR)"

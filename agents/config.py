@@ -7,16 +7,60 @@ threshold: thresholds a tool compares against come from the corpus, never from h
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from llm.config import LlmSettings
 
 Complexity = Literal["simple", "moderate", "complex"]
 
 
+# Named presets (``KG_PROFILE`` or ``KG_AGENT__PROFILE``): each sets the budgets below; any
+# KG_AGENT__* given explicitly still wins. ``balanced`` is the defaults as measured on the shared
+# sets; ``fast`` is one retrieval round over a smaller pool (a lookup); ``thorough`` gives gap
+# queries room (more rounds, a larger pool and evidence budget) for analysts' reports.
+PROFILES: dict[str, dict[str, Any]] = {
+    "fast": {
+        "max_iterations": 1,
+        "k_per_query": 4,
+        "max_evidence": 8,
+        "evidence_token_budget": 1_500,
+        "max_gap_queries": 0,
+        "neighbour_subtasks": 0,
+        "refinement_passes": 0,
+        "max_tool_rounds": 1,
+    },
+    "balanced": {},
+    "thorough": {
+        "max_iterations": 4,
+        "iterations_simple": 2,
+        "iterations_moderate": 3,
+        "iterations_complex": 4,
+        "k_per_query": 10,
+        "max_evidence": 20,
+        "evidence_token_budget": 5_000,
+        "max_gap_queries": 5,
+        "max_subtasks": 6,
+        "max_tokens_total": 120_000,
+    },
+}
+
+
 class AgentSettings(BaseModel):
+    # One of PROFILES; empty is "balanced". Fills only the settings not given explicitly.
+    profile: str = ""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _apply_profile(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or not data.get("profile"):
+            return data
+        name = str(data["profile"]).strip().lower()
+        if name not in PROFILES:
+            raise ValueError(f"unknown profile {name!r}; choose one of {', '.join(PROFILES)}")
+        return {**PROFILES[name], **data, "profile": name}
+
     # --- budgets ------------------------------------------------------------
     # Hard cap on evidence rounds whatever the planner says. Three rounds reach an entity three
     # RELATED hops away (the graph's own expansion depth, graph_store.port.MAX_HOPS).
@@ -81,6 +125,28 @@ class AgentSettings(BaseModel):
     strategic_boost: float = Field(default=1.0, ge=1.0, le=5.0)
     # Evidence passed to synthesis, best first; about 3k tokens of MiniLM-sized chunks.
     max_evidence: int = Field(default=12, ge=1, le=100)
+    # Token budget of that evidence (``agents.budget``): documents ranked by their summed
+    # relevance, their best chunks admitted while they fit, near-duplicates dropped (MMR),
+    # strongest documents at both ends. 3,000 is max_evidence x ~250-token chunks, so the
+    # budget only binds when chunks are long; 0 turns packing off (rank order, max_evidence).
+    evidence_token_budget: int = Field(default=3_000, ge=0, le=100_000)
+    # Chunks of one document admitted at most: three keeps one long document from filling the
+    # budget (the demo's priorities papers are three chunks each, all kept).
+    evidence_per_document: int = Field(default=3, ge=1, le=50)
+    # MMR trade-off over the admitted chunks' embeddings (1 = relevance only). Two chunks
+    # whose cosine is above near_duplicate are copies (a board paper quoting a plan word for
+    # word): the later one is dropped. MiniLM cosines of distinct passages on one topic
+    # measured 0.55-0.85 on demo/; verbatim repeats are above 0.95.
+    near_duplicate: float = Field(default=0.95, ge=0.0, le=1.0)
+    # A question about one organisation is answered from its own documents first: the
+    # best chunks of documents whose title or source names an entity the question names move
+    # ahead of evidence that does not mention that entity (reached by co-occurrence or words
+    # alone). Three = one short document; 0 turns it off.
+    subject_first_chunks: int = Field(default=3, ge=0, le=20)
+    # Neighbours expanded (planner sub-tasks, gap bridges) are ranked by
+    # (1 - w) x authority + w x cosine(question, entity name): authority alone sent a
+    # workforce and a digital question about one trust to the same neighbours.
+    neighbour_relevance_weight: float = Field(default=0.5, ge=0.0, le=1.0)
     # Sentences of that evidence the LLM reads (the offline ranking's best, each chunk's first
     # beside them: ``agents.focus``); 0 for whole chunks. 12 cut the 0.5B model's synthesis
     # prompt by 30% (2,150 -> 1,510 tokens) but its answer recall on 20+20 benchmark
@@ -97,6 +163,21 @@ class AgentSettings(BaseModel):
     min_documents: int = Field(default=2, ge=1)
     # New sub-queries the critique may add per round (through bridge entities).
     max_gap_queries: int = Field(default=3, ge=0, le=10)
+
+    # --- gaps (agents.gaps) ---------------------------------------------------
+    # Coverage gap below this many distinct source documents in the synthesis evidence. Two is
+    # the least that lets one source be checked against another (min_documents' reasoning).
+    gap_min_sources: int = Field(default=2, ge=1)
+    # Source-dominance gap when one document holds more than this share of the evidence: an
+    # answer resting mostly on one paper repeats that paper's view ("more than half").
+    gap_dominance_share: float = Field(default=0.5, ge=0.0, le=1.0)
+    # Recency: a question about "the latest" / "the next 12 months" / "now" wants evidence no
+    # older than this many days before the reference date; a year the question names ("2026/27",
+    # "in 2026") wants documents dated from the year before it (plans are written a year ahead).
+    # 365: an annual planning cycle, the cadence of the plans and reports analysts read.
+    recency_max_age_days: int = Field(default=365, ge=1)
+    # The reference date for recency ("YYYY-MM-DD"); empty: today's date.
+    reference_date: str = ""
 
     # --- synthesis / verification -------------------------------------------
     # Optional few-shot file (JSONL or JSON list of {question, evidence_ids, answer}).

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from agents.config import AgentSettings, Complexity
 from agents.graph_reach import GraphReach
 from agents.models import LinkedEntity, Neighbour
@@ -76,8 +78,14 @@ def _span_groups(spans: list[tuple[int, int]]) -> int:
 
 
 def neighbours(
-    model: GraphReadModel, linked: list[LinkedEntity], settings: AgentSettings
+    model: GraphReadModel,
+    linked: list[LinkedEntity],
+    settings: AgentSettings,
+    question_vector: Sequence[float] | None = None,
 ) -> tuple[GraphReach, list[Neighbour]]:
+    """Reached entities, best first by authority blended with their name's similarity to the
+    question (``neighbour_relevance_weight``): expansion follows the question's topic, so a
+    workforce and a digital question about one subject expand differently."""
     sources = {e.entity_id: e.score for e in linked}
     reach = GraphReach.of(model, sources, settings.max_hops)
     ranked: list[Neighbour] = []
@@ -94,8 +102,36 @@ def neighbours(
                 path=reach.path(entity_id),
             )
         )
-    ranked.sort(key=lambda n: (-n.authority, n.hops, n.name))
+    relevance = _relevance(model, [n.entity_id for n in ranked], question_vector)
+    w = settings.neighbour_relevance_weight if relevance else 0.0
+    ranked.sort(
+        key=lambda n: (
+            -((1 - w) * n.authority + w * relevance.get(n.entity_id, 0.0)),
+            n.hops,
+            n.name,
+        )
+    )
     return reach, ranked
+
+
+def _relevance(
+    model: GraphReadModel, entity_ids: list[str], vector: Sequence[float] | None
+) -> dict[str, float]:
+    """Cosine of each entity's name embedding with the question's (clipped at 0)."""
+    if vector is None or not entity_ids:
+        return {}
+    vectors = model.entity_vectors(entity_ids)
+    if not vectors:
+        return {}
+    q = np.asarray(vector, dtype=np.float64)
+    q = q / (np.linalg.norm(q) or 1.0)
+    out: dict[str, float] = {}
+    for entity_id, v in vectors.items():
+        e = np.asarray(v, dtype=np.float64)
+        if e.shape != q.shape:
+            continue
+        out[entity_id] = max(0.0, float(e @ q) / (float(np.linalg.norm(e)) or 1.0))
+    return out
 
 
 def complexity_of(groups: int, settings: AgentSettings) -> Complexity:

@@ -5,7 +5,9 @@ sub-tasks whose retrieval found a chunk mentioning their focus entity (any chunk
 sub-task has no focus). Convergence is the share of this round's evidence that is new. Gaps are
 uncovered entities first, then bridge entities: graph neighbours of the question's entities,
 strongest authority first, then the entities on the relation paths the graph preset followed,
-that no evidence mentions yet; each gap becomes a focused query.
+that no evidence mentions yet; each gap becomes a focused query. Typed gaps (``agents.gaps``:
+too few sources, one source dominating, evidence older than the question's horizon, planned
+sub-tasks without evidence) come first: their queries are what the next round asks.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ from dataclasses import dataclass
 
 from agents.config import AgentSettings
 from agents.evidence import EvidencePool
+from agents.gaps import evidence_gaps, horizon, subtask_gaps
 from agents.graph_reach import GraphReach
-from agents.models import Critique, QueryContext, SubTask
+from agents.models import Critique, Gap, QueryContext, SubTask
 from agents.planner import entity_query
 
 
@@ -59,17 +62,54 @@ def critique(
     new_share = _share(len(facts.fresh), len(facts.retrieved))
     # The first round has nothing to converge to: everything in it is new.
     converged = facts.iteration > 1 and new_share < settings.convergence_min_new_share
+    asked = {t.query if t.date_from is None else f"{t.query} (recent)" for t in tasks}
+
+    def found(t: SubTask) -> bool:
+        got = pool.retrieved_by(t.id)
+        if t.focus_entity_id is None:
+            return bool(got)
+        return any(t.focus_entity_id in reach.mentions(c) for c in got)
+
+    typed = evidence_gaps(
+        ctx.question,
+        evidence.items[: settings.max_evidence],
+        ctx.linked,
+        mentioned,
+        settings,
+        lambda name: entity_query(name, ctx.question),
+    ) + subtask_gaps(tasks, found)
+    # Gaps another query can close (entity gaps are asked below, through their entity).
+    open_gaps = [
+        g
+        for g in typed
+        if g.category in ("recency", "source_dominance", "coverage")
+        and not g.description.startswith("no evidence mentions")
+        and _key(g) not in asked
+    ]
     covered = (
         min(entity_cov, task_cov) >= settings.coverage_target
         and documents >= settings.min_documents
+        and not any(g.severity == "high" for g in open_gaps)
     )
-    asked = {t.query for t in tasks}
     gaps: list[tuple[str, str]] = [
         (e.entity_id, e.name) for e in ctx.linked if e.entity_id not in mentioned
     ]
     gaps += [(n.entity_id, n.name) for n in ctx.neighbours if n.entity_id not in mentioned]
     gaps += [(b, name) for b, name in bridges if b not in mentioned and (b, name) not in gaps]
     new_tasks: list[SubTask] = []
+    for gap in open_gaps:
+        if len(new_tasks) >= settings.max_gap_queries:
+            break
+        asked.add(_key(gap))
+        new_tasks.append(
+            SubTask(
+                id=f"t{len(tasks) + len(new_tasks)}",
+                description=f"{gap.category} gap: {gap.description}",
+                query=gap.query,
+                origin="gap",
+                date_from=_since(ctx.question, settings) if gap.category == "recency" else None,
+            )
+        )
     for entity_id, name in gaps:
         if len(new_tasks) >= settings.max_gap_queries:
             break
@@ -97,6 +137,7 @@ def critique(
         converged=converged,
         covered=covered,
         gaps=[name for _, name in gaps],
+        typed_gaps=typed,
         new_subtasks=new_tasks,
         stop=bool(reason),
         reason=reason or "gaps remain: querying bridge entities",
@@ -119,3 +160,13 @@ def _stop_reason(facts: RoundFacts, covered: bool, converged: bool, has_gaps: bo
 
 def _share(part: int, whole: int) -> float:
     return part / whole if whole else 1.0
+
+
+def _key(gap: Gap) -> str:
+    # A recency query is the question itself, asked again over recent documents only.
+    return f"{gap.query} (recent)" if gap.category == "recency" else gap.query
+
+
+def _since(question: str, settings: AgentSettings) -> str | None:
+    wanted = horizon(question, settings)
+    return wanted[0] if wanted else None

@@ -6,6 +6,12 @@ PRIMARY chunks mention an entity the question names (distance 0); STRATEGIC chun
 through relations and mention an entity in the top ``strategic_top_share`` by authority
 (PageRank percentile x path strength); everything else is GENERAL. PRIMARY and STRATEGIC can
 get a multiplicative boost in the final ranking (``primary_boost``, ``strategic_boost``).
+
+Each item carries its document's date, type and subject (``agents.docmeta``). A question about
+one organisation is answered from that organisation's documents first: the best chunks of the
+documents whose title names an entity the question names move ahead of chunks that do not
+mention the question's entities at all, however they were reached (a co-occurrence edge to
+another organisation, shared words); ``subject_first_chunks`` of them.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from agents.config import AgentSettings
+from agents.docmeta import DocIndex
 from agents.graph_reach import GraphReach
 from agents.models import EvidenceBundle, EvidenceItem, SubTask, Tag
 from retrieval.search_types import SearchResult
@@ -27,9 +34,17 @@ class _Seen:
 
 
 class EvidencePool:
-    def __init__(self, reach: GraphReach, settings: AgentSettings) -> None:
+    def __init__(
+        self,
+        reach: GraphReach,
+        settings: AgentSettings,
+        docs: DocIndex | None = None,
+        subject_ids: frozenset[str] = frozenset(),
+    ) -> None:
         self._reach = reach
         self._settings = settings
+        self.docs = docs
+        self._subject_ids = subject_ids  # the entities the question names
         self._seen: dict[str, _Seen] = {}
         self._subtasks: dict[str, set[str]] = {}  # sub-task id -> chunk ids it retrieved
 
@@ -56,9 +71,44 @@ class EvidencePool:
 
     def bundle(self) -> EvidenceBundle:
         self._reach.load(self._seen)
+        if self.docs is not None:
+            self.docs.load(self._seen)
         items = [self._item(s) for s in self._seen.values()]
         items.sort(key=lambda i: (-i.score, i.chunk_id))
-        return EvidenceBundle(items=items)
+        return EvidenceBundle(items=self._subject_first(items))
+
+    def _subject_first(self, items: list[EvidenceItem]) -> list[EvidenceItem]:
+        """The best chunks of the question's subject's own documents ahead of chunks of the
+        same kind of document about another subject ("ABC Annual Plan" for a question about
+        XYZ, whose own "XYZ Annual Plan" is in the pool) that do not mention the question's
+        entities: such a parallel document answers the question for someone else."""
+        n = self._settings.subject_first_chunks
+        docs = self.docs
+        if n <= 0 or docs is None or not self._subject_ids:
+            return items
+        own = [
+            i
+            for i in items
+            if i.tag == "PRIMARY" and docs.of_chunk(i.chunk_id).subject_ids & self._subject_ids
+        ][:n]
+        kinds = {k for i in own if (k := docs.of_chunk(i.chunk_id).kind)}
+        if not own or not kinds:
+            return items
+        last = items.index(own[-1])
+
+        def parallel(item: EvidenceItem) -> bool:
+            meta = docs.of_chunk(item.chunk_id)
+            return (
+                item.tag == "GENERAL"
+                and meta.kind in kinds
+                and not meta.subject_ids & self._subject_ids
+            )
+
+        moved = [i for i in items[:last] if parallel(i)]
+        if not moved:
+            return items
+        head = [i for i in items[: last + 1] if i not in moved]
+        return head + moved + items[last + 1 :]
 
     def tag(self, chunk_id: str) -> tuple[Tag, int | None, float, str | None]:
         distance = self._reach.chunk_distance(chunk_id)
@@ -78,6 +128,7 @@ class EvidencePool:
             "GENERAL": 1.0,
         }[tag]
         path = self._reach.path(entity) if tag == "STRATEGIC" and entity else []
+        meta = self.docs.of_chunk(hit.chunk_id) if self.docs is not None else None
         return EvidenceItem(
             chunk_id=hit.chunk_id,
             doc_id=hit.doc_id,
@@ -92,4 +143,8 @@ class EvidencePool:
             first_iteration=seen.first_iteration,
             retrieval=dict(seen.best),
             path=path or list(hit.path),
+            doc_date=meta.date if meta else "",
+            doc_type=meta.doc_type if meta else "",
+            subject=meta.subject if meta else "",
+            tokens=hit.tokens,
         )

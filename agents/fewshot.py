@@ -2,7 +2,9 @@
 
 The file (``KG_AGENT__EXAMPLES_PATH``) is JSON — a list — or JSONL of
 ``{"question", "evidence_ids", "answer"}``. Examples fix format and citation style only; the
-prompt says so, so their content is never taken as evidence.
+prompt says so, so their content is never taken as evidence. Without the setting, the
+corpus's own file is used when there is one: ``<data_dir>/examples.jsonl`` (``kg ingest``
+leaves a corpus folder's ``examples.jsonl`` alone: it is not a document type).
 """
 
 from __future__ import annotations
@@ -64,6 +66,15 @@ class ExampleIndex:
 
 _INDEXES: dict[tuple[str, float], ExampleIndex] = {}
 _LOCK = threading.Lock()
+
+
+DEFAULT_NAME = "examples.jsonl"
+
+
+def default_examples(data_dir: Path) -> Path | None:
+    """The data directory's examples file, when present."""
+    path = data_dir / DEFAULT_NAME
+    return path if path.is_file() else None
 
 
 def examples_for(path: Path | None, embedder: Embedder, question: str, n: int) -> list[Example]:

@@ -16,13 +16,17 @@ from agents.calls import LLMCaller
 from agents.config import AgentHost, AgentSettings
 from agents.context import complexity_of, iteration_budget, link_entities, neighbours
 from agents.critique import RoundFacts, critique
+from agents.docmeta import DocIndex
 from agents.evidence import EvidencePool
 from agents.graph_reach import GraphReach
-from agents.models import Critique, QueryContext, SubTask, SubTaskPlan
+from agents.models import Critique, IterationRound, QueryContext, SubTask, SubTaskPlan
 from agents.planner import plan
+from core.errors import KgError
 from graph_store import GraphStore
 from retrieval.embedder import Embedder
+from retrieval.filters import SearchFilters
 from retrieval.search import Searcher
+from retrieval.search_types import Retrieval
 
 OnEvent = Callable[[str, dict[str, Any]], None]
 
@@ -51,6 +55,13 @@ class Gathered:
     iterations: int = 0
     warnings: list[str] = field(default_factory=list)
     bridges: list[tuple[str, str]] = field(default_factory=list)  # (entity id, name)
+    rounds: list[IterationRound] = field(default_factory=list)
+    filters: SearchFilters | None = None
+    rounds_failed: dict[int, list[str]] = field(default_factory=dict)  # iteration -> failures
+
+    def retrieve(self, searcher: Searcher, task: SubTask, k: int, preset: str | None) -> Retrieval:
+        """One sub-query under the run's filters (and the task's own date bound)."""
+        return searcher.retrieve(task.query, k, preset, task_filters(self.filters, task))
 
 
 def gather(
@@ -62,17 +73,27 @@ def gather(
     caller: LLMCaller | None = None,
     k: int | None = None,
     searcher: Searcher | None = None,
+    filters: SearchFilters | None = None,
 ) -> Gathered:
+    """``filters`` (document source, type, dates) apply to every retrieval of the run."""
     # Every round reads the graph version of the question's start, whatever commits meanwhile.
     searcher = (searcher or container.searcher()).pinned()
     ctx, reach = _context(container, searcher, question, settings, audit, emit, caller)
     the_plan = _plan(ctx, caller, settings, audit, emit)
-    pool = EvidencePool(reach, settings)
+    subjects = frozenset(e.entity_id for e in ctx.linked)
+    pool = EvidencePool(reach, settings, DocIndex(searcher.model), subjects)
     out = Gathered(
-        ctx, the_plan, pool, reach, list(the_plan.subtasks), warnings=list(the_plan.warnings)
+        ctx,
+        the_plan,
+        pool,
+        reach,
+        list(the_plan.subtasks),
+        warnings=list(the_plan.warnings),
+        filters=filters,
     )
     round_tasks = list(the_plan.subtasks)
     for iteration in range(1, ctx.iteration_budget + 1):
+        record = IterationRound(iteration=iteration, queries=[t.query for t in round_tasks])
         retrieved, fresh = _retrieve_round(
             searcher, out, round_tasks, iteration, k or settings.k_per_query, settings, audit, emit
         )
@@ -87,6 +108,10 @@ def gather(
         )
         verdict = critique(facts, ctx, out.tasks, pool, reach, settings, out.bridges)
         out.critiques.append(verdict)
+        record.retrieved, record.new_evidence = len(retrieved), len(fresh)
+        record.failed = out.rounds_failed.pop(iteration, [])
+        record.stop_reason = verdict.reason if verdict.stop else ""
+        out.rounds.append(record)
         audit.write("critique", **verdict.model_dump())
         emit("critique", verdict.model_dump(include=_CRITIQUE_EVENT))
         if verdict.stop:
@@ -129,7 +154,7 @@ def _context(
     model = searcher.model
     vector = container.embedder.embed([question])[0]
     links = link_entities(model, question, vector, settings, searcher.settings)
-    reach, ranked = neighbours(model, links.entities, settings)
+    reach, ranked = neighbours(model, links.entities, settings, vector)
     complexity = complexity_of(links.groups, settings)
     ctx = QueryContext(
         run_id=audit.run_id,
@@ -193,7 +218,15 @@ def _retrieve_round(
     retrieved: set[str] = set()
     fresh: set[str] = set()
     for task in tasks:
-        found = searcher.retrieve(task.query, per_query, preset)
+        try:
+            found = out.retrieve(searcher, task, per_query, preset)
+        except KgError as exc:
+            # A failed sub-query (a store timeout, a filter the store refuses) is logged and the
+            # round goes on with the others.
+            out.rounds_failed.setdefault(iteration, []).append(f"{task.query}: {exc}")
+            audit.write("retrieval_failed", iteration=iteration, subtask=task.id, error=str(exc))
+            emit("retrieval", {"iteration": iteration, "subtask": task.id, "error": str(exc)})
+            continue
         results = found.results
         # The graph preset names the entities on relation paths it followed: more bridges.
         out.bridges += [b for b in found.bridges if b not in out.bridges]
@@ -226,3 +259,12 @@ def _retrieve_round(
             },
         )
     return retrieved, fresh
+
+
+def task_filters(filters: SearchFilters | None, task: SubTask) -> SearchFilters | None:
+    """The run's filters, narrowed to the task's ``date_from`` when it has one."""
+    if task.date_from is None:
+        return filters
+    base = filters or SearchFilters()
+    start = max(base.date_from or "", task.date_from)
+    return SearchFilters(base.source, base.doc_type, start, base.date_to)

@@ -12,6 +12,8 @@ Tag = Literal["PRIMARY", "STRATEGIC", "GENERAL"]
 FindingKind = Literal["FACT", "INFERENCE", "ASSUMPTION"]
 Level = Literal["HIGH", "MEDIUM", "LOW"]
 Origin = Literal["question", "planner", "neighbour", "gap"]
+GapCategory = Literal["coverage", "source_dominance", "recency", "subtask", "missing_fact"]
+Severity = Literal["high", "medium", "low"]
 LEVELS: tuple[Level, ...] = ("LOW", "MEDIUM", "HIGH")
 
 
@@ -51,6 +53,9 @@ class SubTask(BaseModel):
     origin: Origin = "planner"
     focus_entity_id: str | None = None
     focus_name: str | None = None
+    # A gap query may look only at documents dated from here (ISO prefix), as a recency gap
+    # asks; the run's own filters still apply.
+    date_from: str | None = None
 
 
 class SubTaskPlan(BaseModel):
@@ -74,6 +79,12 @@ class EvidenceItem(BaseModel):
     first_iteration: int = 1
     retrieval: dict[str, float] = Field(default_factory=dict)  # best score per sub-task
     path: list[str] = Field(default_factory=list)
+    # The document's metadata (``Date:`` / ``Type:`` lines) and its subject organisation (the
+    # entity its title or source names), so readers can weigh recency and whose view it is.
+    doc_date: str = ""
+    doc_type: str = ""
+    subject: str = ""
+    tokens: int = 0
 
     def cite(self) -> str:
         return f"[{self.chunk_id}]"
@@ -95,6 +106,26 @@ class EvidenceBundle(BaseModel):
         return {i.doc_id for i in self.items}
 
 
+class Gap(BaseModel):
+    """Something the evidence lacks, and the query that would close it."""
+
+    category: GapCategory
+    severity: Severity
+    description: str
+    query: str = ""
+
+
+class IterationRound(BaseModel):
+    """One evidence round as the report's iteration log shows it."""
+
+    iteration: int
+    queries: list[str] = Field(default_factory=list)
+    retrieved: int = 0
+    new_evidence: int = 0
+    failed: list[str] = Field(default_factory=list)  # "query: error" of failed sub-queries
+    stop_reason: str = ""
+
+
 class Critique(BaseModel):
     iteration: int
     entity_coverage: float
@@ -104,6 +135,7 @@ class Critique(BaseModel):
     converged: bool
     covered: bool
     gaps: list[str] = Field(default_factory=list)  # entity names without evidence yet
+    typed_gaps: list[Gap] = Field(default_factory=list)
     new_subtasks: list[SubTask] = Field(default_factory=list)
     stop: bool = False
     reason: str = ""
@@ -183,6 +215,11 @@ class AgenticResult(BaseModel):
     verifier: VerifierReport | None = None
     tokens: dict[str, int] = Field(default_factory=dict)  # per step, prompt + completion
     audit_log: str = ""
+    gaps: list[Gap] = Field(default_factory=list)
+    rounds: list[IterationRound] = Field(default_factory=list)
+    recommendations: list[str] = Field(default_factory=list)
+    # The analyst's report (agents.report.Report), built last.
+    report: dict[str, Any] = Field(default_factory=dict)
 
     def summary(self) -> dict[str, Any]:
         """The fields ``kg ask --json`` and the API promise."""
@@ -202,4 +239,9 @@ class AgenticResult(BaseModel):
             "tool_calls": [t.model_dump() for t in self.tool_calls],
             "tokens": self.tokens,
             "audit_log": self.audit_log,
+            "report": self.report,
+            "used_chunk_ids": self.used_chunk_ids,
+            "plan": self.plan.model_dump(mode="json") if self.plan else None,
+            "critiques": [c.model_dump(mode="json") for c in self.critiques],
+            "verifier": self.verifier.model_dump(mode="json") if self.verifier else None,
         }

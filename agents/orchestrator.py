@@ -10,7 +10,9 @@ payload)`` is called synchronously, in order, with small JSON-ready dicts — st
 ``context``, ``plan``, ``retrieval``, ``critique``, ``synthesis``, ``tool``, ``verify``,
 ``refine``, ``done`` (its payload is ``AgenticResult.summary()``) — for server-sent events.
 ``max_iterations`` caps the rounds below ``KG_AGENT__MAX_ITERATIONS``; ``k`` overrides the
-chunks retrieved per sub-query; ``settings`` replaces ``container.settings.agent``.
+chunks retrieved per sub-query; ``settings`` replaces ``container.settings.agent``; ``filters``
+(document source, type, date range) apply to every retrieval of the run. The result carries
+the analyst's report (``agents.report``) with typed gaps (``agents.gaps``).
 
 Every run writes ``<data_dir>/audit/<run_id>.jsonl`` (or ``KG_AGENT__AUDIT_DIR``): settings,
 context, plan, every retrieval with ids and scores, critiques, every LLM request and response
@@ -25,12 +27,21 @@ from typing import Any, Literal
 
 from agents.answer_types import spacy_ner
 from agents.audit import AuditLog, new_run_id
+from agents.budget import Admitted, admit
 from agents.calls import BudgetExceeded, LLMCaller
+from agents.closing import close
 from agents.confidence import cap_by_parts, evidence_confidence
 from agents.config import AgentSettings
-from agents.extractive import NO_LLM_NOTE, ExtractiveAnswer, ExtractiveOptions, extractive_answer
-from agents.fewshot import examples_for, render
+from agents.extractive import (
+    NO_LLM_NOTE,
+    ExtractiveAnswer,
+    ExtractiveOptions,
+    PartAnswer,
+    extractive_answer,
+)
+from agents.fewshot import default_examples, examples_for, render
 from agents.focus import focused
+from agents.gaps import gaps_note
 from agents.loop import AgentContainer, Gathered, OnEvent, gather
 from agents.models import (
     AgenticResult,
@@ -45,9 +56,10 @@ from agents.question import part_queries
 from agents.synthesis import LLMSynthesis
 from agents.tools import ToolBox
 from agents.verifier import cited_ids, verify
-from core.errors import InputError, LlmBadReply, LlmError
+from core.errors import InputError, KgError, LlmBadReply, LlmError
 from graph_store.types import ChunkHit
 from llm import LlmClient
+from retrieval.filters import SearchFilters
 
 __all__ = ["AgentContainer", "OnEvent", "answer"]
 
@@ -61,6 +73,7 @@ def answer(
     max_iterations: int | None = None,
     k: int | None = None,
     settings: AgentSettings | None = None,
+    filters: SearchFilters | None = None,
 ) -> AgenticResult:
     if not question.strip():
         raise InputError("question", "is empty")
@@ -90,11 +103,21 @@ def answer(
         model=llm.model if llm else None,
         temperature=app.llm.temperature if llm else None,
         settings=cfg.model_dump(mode="json"),
+        filters=_filters_dict(filters),
     )
     emit("start", {"question": question, "mode": mode})
-    g = gather(container, question, cfg, audit, emit, caller, k)
+    g = gather(container, question, cfg, audit, emit, caller, k, filters=filters)
     _part_evidence(container, question, g, cfg, k)
-    evidence = _synthesis_evidence(g, cfg)
+    admitted = admit(g.pool.bundle(), cfg, container.embedder)
+    evidence = admitted.ranked
+    audit.write(
+        "admitted",
+        chunk_ids=evidence.ids(),
+        reading_order=admitted.reading.ids(),
+        duplicates=admitted.duplicates,
+        tokens=admitted.tokens,
+        budget=cfg.evidence_token_budget,
+    )
     # A limit question's checks, worked out by the tools from the graph's numeric facts.
     checks, checked = check_limits(
         question, container.store.numeric_facts, container.store.get_chunks
@@ -114,12 +137,15 @@ def answer(
         used_chunk_ids=evidence.ids(),
         audit_log=str(audit.path),
     )
+    parts: list[PartAnswer] = []
     if caller is None or not _try_llm(
-        container, question, evidence, cfg, caller, audit, emit, result
+        container, question, admitted, g, cfg, caller, audit, emit, result
     ):
-        _fallback_answer(container, question, g, evidence, cfg, result, caller is None, checks)
+        parts = _fallback_answer(
+            container, question, g, evidence, cfg, result, caller is None, checks
+        )
     else:
-        _cap_llm_high(container, question, evidence, cfg, result)
+        parts = _cap_llm_high(container, question, evidence, cfg, result)
     known = evidence.by_id()
     cited = cited_ids(result.answer, result.findings)
     result.citations = [
@@ -127,6 +153,7 @@ def answer(
     ]
     if caller is not None:
         result.tokens = dict(caller.tokens)
+    close(result, g, evidence, parts, cfg, llm=result.mode == "llm")
     audit.write("verifier", **(result.verifier.model_dump() if result.verifier else {}))
     audit.write("result", **result.summary())
     emit("done", result.summary())
@@ -136,7 +163,8 @@ def answer(
 def _try_llm(
     container: AgentContainer,
     question: str,
-    evidence: EvidenceBundle,
+    admitted: Admitted,
+    g: Gathered,
     cfg: AgentSettings,
     caller: LLMCaller,
     audit: AuditLog,
@@ -145,7 +173,7 @@ def _try_llm(
 ) -> bool:
     """The LLM's synthesis and verification; False, said in the result, when it failed."""
     try:
-        _llm_answer(container, question, evidence, cfg, caller, audit, emit, result)
+        _llm_answer(container, question, admitted, g, cfg, caller, audit, emit, result)
         return True
     except (LlmError, BudgetExceeded) as exc:
         result.mode = "llm-failed"
@@ -166,9 +194,10 @@ def _fallback_answer(
     result: AgenticResult,
     no_llm: bool,
     checks: LimitChecks | None = None,
-) -> None:
-    """The extractive answer, verified deterministically."""
-    _offline_answer(container, question, g, evidence, cfg, result, no_llm)
+) -> list[PartAnswer]:
+    """The extractive answer, verified deterministically; the parts of the question it
+    found (or not)."""
+    parts = _offline_answer(container, question, g, evidence, cfg, result, no_llm)
     if checks is not None and checks.records:
         apply_checks(result, checks, question)
     report, _ = verify(
@@ -186,6 +215,7 @@ def _fallback_answer(
         # Quoted sentences chosen without the model answer less of the question.
         result.confidence = "MEDIUM"
         result.reason += "; capped at MEDIUM because the LLM step failed"
+    return parts
 
 
 def _part_evidence(
@@ -202,33 +232,40 @@ def _part_evidence(
         task = SubTask(
             id=f"part{n}", description="part of the question", query=part, origin="question"
         )
-        found = searcher.retrieve(part, k or cfg.k_per_query, cfg.preset or None)
+        try:
+            found = g.retrieve(searcher, task, k or cfg.k_per_query, cfg.preset or None)
+        except KgError as exc:
+            if g.rounds:
+                g.rounds[-1].failed.append(f"{part}: {exc}")
+            continue
         g.pool.add(task, g.iterations, found.results)
         g.tasks.append(task)
 
 
-def _synthesis_evidence(g: Gathered, cfg: AgentSettings) -> EvidenceBundle:
-    """The best ``max_evidence`` items, keeping room for the strongest STRATEGIC ones: context
-    reached through the graph ranks low for the question's words but is why the graph is used."""
-    ranking = g.pool.bundle()
-    strategic = [i for i in ranking.items if i.tag == "STRATEGIC"][: cfg.extractive_graph_lines]
-    top = ranking.items[: cfg.max_evidence]
-    extra = [i for i in strategic if i not in top]
-    if extra:
-        top = top[: max(0, cfg.max_evidence - len(extra))] + extra
-    return EvidenceBundle(items=top)
+def _filters_dict(filters: SearchFilters | None) -> dict[str, str | None] | None:
+    if filters is None or not filters.active:
+        return None
+    return {
+        "source": filters.source,
+        "type": filters.doc_type,
+        "from": filters.date_from,
+        "to": filters.date_to,
+    }
 
 
 def _llm_answer(
     container: AgentContainer,
     question: str,
-    evidence: EvidenceBundle,
+    admitted: Admitted,
+    g: Gathered,
     cfg: AgentSettings,
     caller: LLMCaller,
     audit: AuditLog,
     emit: OnEvent,
     result: AgenticResult,
 ) -> None:
+    # The model reads the packed order (strongest documents at both ends); checks use the set.
+    evidence = admitted.reading
     searcher = container.searcher()
     if cfg.synthesis_sentences:
         whole = evidence
@@ -245,7 +282,8 @@ def _llm_answer(
         )
 
     def lookup(query: str) -> list[tuple[str, str]]:
-        return [(h.chunk_id, h.text) for h in searcher.search(query, cfg.k_per_query)]
+        hits = searcher.search(query, cfg.k_per_query, filters=g.filters)
+        return [(h.chunk_id, h.text) for h in hits]
 
     def on_tool(record: ToolRecord) -> None:
         audit.write("tool_call", **record.model_dump())
@@ -253,10 +291,12 @@ def _llm_answer(
 
     tools = ToolBox(evidence, lookup, container.store.numeric_facts)
     synth = LLMSynthesis(caller, tools, cfg.max_tool_rounds, on_tool)
-    shown = examples_for(cfg.examples_path, container.embedder, question, cfg.examples_shown)
+    path = cfg.examples_path or default_examples(container.settings.data_dir)
+    shown = examples_for(path, container.embedder, question, cfg.examples_shown)
     audit.write("examples", questions=[e.question for e in shown])
     emit("synthesis", {"evidence": len(evidence.items), "examples": len(shown)})
-    reply = synth.answer(question, evidence, render(shown))
+    open_gaps = g.critiques[-1].typed_gaps if g.critiques else []
+    reply = synth.answer(question, evidence, render(shown), gaps_note(open_gaps))
     report, notes = verify(
         question,
         reply.answer,
@@ -300,6 +340,7 @@ def _llm_answer(
         raise LlmBadReply("the model's answer held only citations and no findings")
     result.answer = reply.answer
     result.findings = reply.finding_models()
+    result.recommendations = list(reply.next_questions)
     composed = report.states_nothing and bool(result.findings)
     if composed:
         # What the model found is in its findings: they become the answer, checked again.
@@ -336,7 +377,7 @@ def _offline_answer(
     cfg: AgentSettings,
     result: AgenticResult,
     no_llm: bool,
-) -> None:
+) -> list[PartAnswer]:
     ex = _extractive(container, question, evidence, cfg)
     result.answer = ex.answer
     # Quoted evidence sentences are facts as stated; nothing is inferred offline.
@@ -346,6 +387,7 @@ def _offline_answer(
         result.warnings.insert(0, NO_LLM_NOTE)
     level, reason = evidence_confidence(g, evidence, result.findings, cfg)
     result.confidence, result.reason = cap_by_parts(level, reason, ex.parts, question)
+    return ex.parts
 
 
 def _extractive(
@@ -377,17 +419,19 @@ def _cap_llm_high(
     evidence: EvidenceBundle,
     cfg: AgentSettings,
     result: AgenticResult,
-) -> None:
+) -> list[PartAnswer]:
     """The model's HIGH stands only where the offline checks would allow HIGH too (the
     asked-for fact found, of the asked type, in a well-matched sentence; no chain through
-    another subject). The 1.5B model called all of 10 HotpotQA answers HIGH, 5 of them wrong."""
-    if result.confidence != "HIGH":
-        return
+    another subject). The 1.5B model called all of 10 HotpotQA answers HIGH, 5 of them wrong.
+    Returns the offline reader's parts (for the report's missing-fact gaps)."""
     parts = _extractive(container, question, evidence, cfg).parts
+    if result.confidence != "HIGH":
+        return parts
     level, why = cap_by_parts("HIGH", "", parts, question)
     if level != "HIGH":
         result.confidence = "MEDIUM"
         result.reason = f"{result.reason} Capped at MEDIUM: {why.lstrip('; ')}.".strip()
+    return parts
 
 
 def _extractive_options(cfg: AgentSettings) -> ExtractiveOptions:

@@ -49,6 +49,8 @@ class SynthesisReply(BaseModel):
     findings: list[CitedFinding] = Field(max_length=4)
     confidence: Level
     reason: str = Field(max_length=200)
+    # Questions an analyst should ask next (what the evidence could not settle).
+    next_questions: list[str] = Field(default_factory=list, max_length=3)
 
     def finding_models(self) -> list[Finding]:
         return [
@@ -63,7 +65,7 @@ class SynthesisDraft(SynthesisReply):
 
 
 # The draft's properties in generation order: tool calls, then the answer.
-_ORDER = ["tool_calls", "answer", "findings", "confidence", "reason"]
+_ORDER = ["tool_calls", "answer", "findings", "confidence", "reason", "next_questions"]
 
 
 class LLMSynthesis:
@@ -81,9 +83,12 @@ class LLMSynthesis:
         self._messages: list[dict[str, Any]] = []
         self._prompt = load("synthesis")
 
-    def answer(self, question: str, evidence: EvidenceBundle, examples: str) -> SynthesisReply:
+    def answer(
+        self, question: str, evidence: EvidenceBundle, examples: str, gaps: str = ""
+    ) -> SynthesisReply:
+        """``gaps``: the open gaps of the evidence (``agents.gaps.gaps_note``), shown after it."""
         self._messages = self._prompt.messages(
-            question=question, evidence=evidence_block(evidence), examples=examples
+            question=question, evidence=evidence_block(evidence) + gaps, examples=examples
         )
         ref = self._prompt.ref
         if self._max_tool_rounds <= 0:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel, Field
 
 from agents.calls import BudgetExceeded, LLMCaller
-from agents.models import EvidenceBundle, Finding, ToolRecord, VerifierReport
+from agents.models import EvidenceBundle, EvidenceItem, Finding, ToolRecord, VerifierReport
 from agents.number_check import unmatched_numbers
 from agents.prompt_files import load
 from core.errors import LlmError
@@ -96,7 +96,17 @@ def states_nothing(answer: str) -> bool:
 
 
 def evidence_block(evidence: EvidenceBundle) -> str:
-    return "\n\n".join(f"[{i.chunk_id}] ({i.tag}; {i.doc_title})\n{i.text}" for i in evidence.items)
+    """Each chunk under "[id] (TAG; title; date; type; subject)": the model can weigh how
+    recent a source is and whose view it gives (empty metadata is left out)."""
+    return "\n\n".join(
+        f"[{i.chunk_id}] ({'; '.join(x for x in (i.tag, i.doc_title, *_meta(i)) if x)})\n{i.text}"
+        for i in evidence.items
+    )
+
+
+def _meta(item: EvidenceItem) -> tuple[str, str, str]:
+    subject = "" if item.subject == item.doc_title else item.subject
+    return item.doc_date, item.doc_type, f"about {subject}" if subject else ""
 
 
 def check_with_llm(

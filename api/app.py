@@ -18,7 +18,7 @@ from fastapi import Depends, FastAPI
 from api.deps import AppState
 from api.docs import install_docs
 from api.errors import install_error_handlers, problem_responses
-from api.routers import cypher, documents, entities, explorer, jobs, query, system
+from api.routers import cypher, documents, entities, explorer, jobs, query, runs, system
 from api.security import BodyLimitMiddleware, key_digests, require_api_key
 from api.services import ApiHost, Services
 from core.errors import ConfigError
@@ -86,6 +86,7 @@ def create_app(
         entities.router,
         cypher.router,
         jobs.router,
+        runs.router,
     ):
         app.include_router(router, dependencies=keyed, responses=common)
     return app

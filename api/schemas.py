@@ -135,13 +135,20 @@ class SearchOut(BaseModel):
 
 
 class AskRequest(BaseModel):
-    model_config = _STRICT
+    """The filters of ``/v1/search`` (``source``, ``type``, ``from``, ``to``) apply to every
+    retrieval of the agent loop."""
+
+    model_config = ConfigDict(populate_by_name=True, extra="forbid")
 
     question: str = Field(min_length=1, max_length=4000)
     # Chunks retrieved per sub-query and agent rounds; the KG_AGENT__* settings when omitted.
     k: int | None = Field(default=None, ge=1, le=50)
     max_iterations: int | None = Field(default=None, ge=1, le=10)
     stream: bool = False
+    source: str | None = Field(default=None, max_length=500)
+    doc_type: str | None = Field(default=None, alias="type", max_length=200)
+    date_from: str | None = Field(default=None, alias="from", pattern=_ISO_PREFIX)
+    date_to: str | None = Field(default=None, alias="to", pattern=_ISO_PREFIX)
 
 
 class CypherRequest(BaseModel):

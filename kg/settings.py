@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import ValidationError
+from pydantic import ValidationError, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
 
 from agents.config import AgentSettings
@@ -51,6 +51,17 @@ class Settings(BaseSettings):
     api: ApiSettings = ApiSettings()
     # Comma-separated; when set, every API route except health needs ``X-API-Key``.
     api_keys: str = ""
+    # KG_PROFILE: the agent's named preset (agents.config.PROFILES); KG_AGENT__* still win.
+    profile: str = ""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _agent_profile(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("profile"):
+            agent = data.get("agent") or {}
+            if isinstance(agent, dict):
+                return {**data, "agent": {"profile": data["profile"], **agent}}
+        return data
 
     @property
     def embedded_path(self) -> Path:

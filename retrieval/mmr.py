@@ -35,3 +35,20 @@ def mmr(
         available[j] = False
         best_sim = np.maximum(best_sim, sims[j])
     return chosen
+
+
+def near_duplicates(vectors: np.ndarray, threshold: float) -> set[int]:
+    """Rows (in the given order, best first) whose cosine with an earlier kept row is above
+    ``threshold``: the later copy of a passage quoted word for word elsewhere. Rows must be
+    unit-normalised."""
+    dropped: set[int] = set()
+    if len(vectors) == 0:
+        return dropped
+    sims = vectors @ vectors.T
+    kept: list[int] = []
+    for i in range(len(vectors)):
+        if kept and float(sims[i, kept].max()) > threshold:
+            dropped.add(i)
+        else:
+            kept.append(i)
+    return dropped

@@ -44,3 +44,38 @@ def ends_first(ranked: Sequence[T]) -> list[T]:
     front = list(ranked[0::2])
     back = list(ranked[1::2])
     return front + back[::-1]
+
+
+def pack_documents(
+    items: Sequence[T],
+    tokens: Callable[[T], int],
+    document: Callable[[T], str],
+    score: Callable[[T], float],
+    budget: int,
+    per_document: int = 3,
+    max_items: int | None = None,
+) -> list[list[T]]:
+    """Documents ranked by the summed score of their best ``per_document`` items (cumulative
+    relevance), each contributing those items while they fit ``budget`` tokens (and
+    ``max_items``); returns the admitted groups, best document first, items best first."""
+    groups: dict[str, list[T]] = {}
+    for item in items:
+        groups.setdefault(document(item), []).append(item)
+    # A document counts what it may contribute: its best ``per_document`` items.
+    best = [sorted(g, key=lambda i: -score(i))[:per_document] for g in groups.values()]
+    ranked = sorted(best, key=lambda g: -sum(score(i) for i in g))
+    used = 0
+    count = 0
+    out: list[list[T]] = []
+    for group in ranked:
+        taken: list[T] = []
+        for item in group:
+            cost = max(0, tokens(item))
+            if used + cost > budget or (max_items is not None and count >= max_items):
+                continue
+            taken.append(item)
+            used += cost
+            count += 1
+        if taken:
+            out.append(taken)
+    return out

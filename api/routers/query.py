@@ -54,15 +54,26 @@ def search(body: SearchRequest, container: ContainerDep) -> SearchOut:
     },
 )
 def ask(body: AskRequest, state: StateDep) -> Any:
-    """Answer a question from the graph with citations. With ``stream: true`` the reply is
+    """Answer a question from the graph: the analyst's report (``report``: findings with
+    FACT / INFERENCE / ASSUMPTION and citations, sources by tier, typed gaps, confidence level
+    and score, iteration log, next questions). ``source``, ``type``, ``from`` and ``to``
+    filter every retrieval as in ``/v1/search``. With ``stream: true`` the reply is
     ``text/event-stream``: one event per agent step, then ``result`` (or ``error``), then
     ``end``."""
 
     if not state.container.store.list_documents(0, 1):
         raise Problem(409, NO_DOCUMENTS)
+    filters = SearchFilters(body.source, body.doc_type, body.date_from, body.date_to)
 
     def work(sink: EventSink) -> dict[str, Any]:
-        return answer(state, body.question, sink, k=body.k, max_iterations=body.max_iterations)
+        return answer(
+            state,
+            body.question,
+            sink,
+            k=body.k,
+            max_iterations=body.max_iterations,
+            filters=filters,
+        )
 
     if body.stream:
         return StreamingResponse(

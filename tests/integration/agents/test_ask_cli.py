@@ -47,8 +47,35 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_offline_ask_prints_answer_citations_confidence_and_audit_log(data: Path) -> None:
     r = kg(data, "ask", QUESTION, "--max-iterations", "1")
     assert r.returncode == 0, r.stderr
-    for part in ("Citations", "Confidence:", "No LLM is configured", "audit log", "offline"):
+    for part in (
+        "SOURCES CONSULTED",
+        "[PRIMARY] NMHT Priorities for the Next 12 Months — 2026-03-19 (3 chunks)",
+        "GAPS",
+        "CONFIDENCE",
+        "/100",
+        "EPISTEMIC SUMMARY",
+        "ITERATION LOG",
+        "No LLM is configured",
+        "audit log",
+        "offline",
+    ):
         assert part in r.stdout
+    md = kg(
+        data,
+        "ask",
+        QUESTION,
+        "--max-iterations",
+        "1",
+        "--format",
+        "markdown",
+        "--type",
+        "priorities",
+    )
+    assert md.returncode == 0, md.stderr
+    assert md.stdout.startswith(f"# {QUESTION}") and "## Sources consulted" in md.stdout
+    assert "RUHT Priorities" in md.stdout and "Annual Plan" not in md.stdout  # --type filters
+    bad = kg(data, "ask", QUESTION, "--from", "March")
+    assert bad.returncode == 1 and bad.stderr.startswith("error:") and "date_from" in bad.stderr
     as_json = json.loads(kg(data, "ask", QUESTION, "--json").stdout)
     for key in ("answer", "citations", "confidence", "reason", "warnings", "iterations", "run_id"):
         assert key in as_json
@@ -83,6 +110,10 @@ def test_ask_uses_the_configured_llm(data: Path) -> None:
         synthesis=[answer],
         verifier=[Reply.json({"problems": [], "supported": True})],
     )
+    # The corpus's few-shot file in the data directory is loaded by default.
+    (data / "examples.jsonl").write_text(
+        (DEMO / "examples.jsonl").read_text(encoding="utf-8"), encoding="utf-8"
+    )
     with FakeOpenAIServer(responder=script) as server:
         env = {
             "KG_LLM__BASE_URL": server.base_url,
@@ -97,6 +128,12 @@ def test_ask_uses_the_configured_llm(data: Path) -> None:
     # The model said HIGH; the offline checks could not confirm the listed priorities closely.
     assert result["confidence"] == "MEDIUM" and "Capped at MEDIUM" in result["reason"]
     assert server.count == 3
+    (synthesis,) = script.calls["synthesis"]
+    system, user = (m["content"] for m in synthesis["messages"][:2])
+    assert "Examples of well-formed answers" in system and "Q: " in system
+    # Each chunk's header gives its document's date, type and subject.
+    assert "NMHT Priorities for the Next 12 Months; 2026-03-19; priorities; about " in user
+    (data / "examples.jsonl").unlink()
     log = Path(result["audit_log"])
     assert "sk-cli-secret" not in log.read_text(encoding="utf-8")
     assert [e["event"] for e in read(log)].count("llm_response") == 3

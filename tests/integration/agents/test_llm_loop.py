@@ -218,8 +218,14 @@ def test_the_model_s_high_stands_only_where_the_offline_checks_allow_it(
     assert result.confidence == "HIGH"
     # A subject reached through another ("the trust that ...") is a chain the checks cannot
     # follow: the model's HIGH becomes MEDIUM, and the reason says why.
-    chain = "What are the priorities of the trust that runs the Riverside ward?"
+    chain = "What are the priorities of the trust that runs the Brackenford unit?"
     _, result = _ask(demo_container, agent_settings, _quoting_first, checked=True, question=chain)
     assert result.mode == "llm" and result.verifier and result.verifier.passed
     assert result.confidence == "MEDIUM"
     assert "Capped at MEDIUM" in result.reason
+    # A name no document holds: whatever the model says, the documents do not answer it.
+    absent = "What are the priorities of the trust that runs the Riverside ward?"
+    _, result = _ask(demo_container, agent_settings, _quoting_first, checked=True, question=absent)
+    assert result.confidence == "LOW"
+    assert result.answer.startswith("The documents do not answer this question")
+    assert any(g.category == "missing_fact" and "Riverside" in g.description for g in result.gaps)

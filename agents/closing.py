@@ -1,0 +1,145 @@
+"""The end of a run: the open gaps of the evidence the answer read, what the answer says when
+the documents do not answer the question, the next questions, and the report.
+
+A question is unanswered when the evidence holds none of the asked-for facts (every part of the
+question not found by the reader), or when it never mentions a name the question uses (the
+evidence is about something else: "the chief executive of X" answered from Y's papers). Then
+the answer says so first ("The documents do not answer this question ..."), the quotes after
+it are offered as the closest evidence, and confidence is LOW.
+"""
+
+from __future__ import annotations
+
+import difflib
+
+from agents.answer_facts import sentence_stems
+from agents.config import AgentSettings
+from agents.extractive import PartAnswer
+from agents.gaps import evidence_gaps, fact_gaps, next_questions
+from agents.loop import Gathered
+from agents.models import AgenticResult, EvidenceBundle, Gap
+from agents.planner import entity_query
+from agents.question import analyse, stem, words
+from agents.report import build, level_at_most
+
+
+def close(
+    result: AgenticResult,
+    g: Gathered,
+    evidence: EvidenceBundle,
+    parts: list[PartAnswer],
+    cfg: AgentSettings,
+    llm: bool = False,
+) -> None:
+    """Gaps, the unanswered statement, recommendations and the report, into ``result``.
+    With a model's answer only a name absent from the evidence makes it unanswered: the
+    offline reader's not-found does not overrule what the model read."""
+    result.gaps = gaps_of(result.question, g, evidence, parts, cfg)
+    result.rounds = list(g.rounds)
+    unnamed = absent_names(result.question, evidence)
+    typed = [p for p in parts if p.kind != "YESNO"]
+    unanswered = bool(unnamed) or (not llm and bool(typed) and not any(p.found for p in typed))
+    if unnamed:
+        result.gaps.insert(
+            0,
+            Gap(
+                category="missing_fact",
+                severity="high",
+                description="no evidence mentions " + ", ".join(f'"{n}"' for n in unnamed),
+                query=" ".join(unnamed),
+            ),
+        )
+    if unanswered:
+        _say_not_found(result, unnamed, parts)
+    else:
+        _say_what_is_missing(result)
+    if not result.recommendations:
+        result.recommendations = next_questions(result.gaps)
+    result.report = build(result, evidence).model_dump(mode="json")
+
+
+def gaps_of(
+    question: str,
+    g: Gathered,
+    evidence: EvidenceBundle,
+    parts: list[PartAnswer],
+    cfg: AgentSettings,
+) -> list[Gap]:
+    mentioned: set[str] = set()
+    g.reach.load(evidence.ids())
+    for item in evidence.items:
+        mentioned.update(g.reach.mentions(item.chunk_id))
+    found = evidence_gaps(
+        question,
+        evidence.items,
+        g.ctx.linked,
+        mentioned,
+        cfg,
+        lambda name: entity_query(name, question),
+    )
+    last = g.critiques[-1].typed_gaps if g.critiques else []
+    found += [x for x in last if x.category == "subtask"]
+    found += fact_gaps(parts)
+    out: list[Gap] = []
+    for gap in found:
+        if all((gap.category, gap.description) != (o.category, o.description) for o in out):
+            out.append(gap)
+    return out
+
+
+def absent_names(question: str, evidence: EvidenceBundle) -> list[str]:
+    """Words of the names the question uses that no evidence chunk (text or title) holds,
+    nor a near spelling of them (a question's typo is not a missing subject)."""
+    held: set[str] = set()
+    for item in evidence.items:
+        held |= sentence_stems(item.text) | {stem(w) for w in words(item.doc_title)}
+    missing = {
+        w for p in analyse(question) for w in p.name_words if w not in held and not _near(w, held)
+    }
+    return [w for w in dict.fromkeys(words(question)) if stem(w) in missing]
+
+
+# A misspelt name is still the name: stems of at least five letters that difflib rates this
+# close (one letter added, dropped or changed in a six-letter word rates 0.83-0.92) count as
+# held. Shorter words must match exactly ("zoo" is not "too").
+_NEAR_MIN_LETTERS = 5
+_NEAR_RATIO = 0.8
+
+
+def _near(word: str, held: set[str]) -> bool:
+    if len(word) < _NEAR_MIN_LETTERS:
+        return False
+    return bool(difflib.get_close_matches(word, held, n=1, cutoff=_NEAR_RATIO))
+
+
+def _say_not_found(result: AgenticResult, unnamed: list[str], parts: list[PartAnswer]) -> None:
+    # The statement names what is missing but does not repeat the question: a repeated
+    # option ("A or B?") would read as an answer to anyone scoring the text.
+    kinds = sorted({_KIND_WORD.get(p.kind, "answer") for p in parts if not p.found})
+    said = "The documents do not answer this question"
+    said += f": no evidence states the asked-for {' or '.join(kinds)}." if kinds else "."
+    if unnamed:
+        said += " No evidence mentions " + ", ".join(f'"{n}"' for n in unnamed) + "."
+    said += " The closest evidence found is quoted below; it does not answer the question."
+    result.answer = f"{said}\n\n{result.answer}".strip()
+    result.confidence = level_at_most(result.confidence, "LOW")
+    result.reason = f"{result.reason}; the evidence does not answer the question".lstrip("; ")
+
+
+_KIND_WORD = {
+    "NUMBER": "figure",
+    "DATE": "date",
+    "PERSON": "person",
+    "PLACE": "place",
+    "LIST": "list",
+    "THING": "fact",
+}
+# Gaps an answer that stands mentions at its end: about the sources, not the question's names.
+_TOLD = ("recency", "source_dominance")
+
+
+def _say_what_is_missing(result: AgenticResult) -> None:
+    """An answer that stands but rests on evidence with serious gaps says so at its end."""
+    serious = [g.description for g in result.gaps if g.category in _TOLD]
+    if serious:
+        result.answer = f"{result.answer}\n\nWhat the evidence lacks: {'; '.join(serious)}."

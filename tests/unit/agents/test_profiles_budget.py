@@ -1,0 +1,78 @@
+"""Named profiles, and evidence admitted by a token budget grouped by document."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from pydantic import ValidationError
+
+from agents.budget import admit
+from agents.config import PROFILES, AgentSettings
+from agents.models import EvidenceBundle, EvidenceItem
+from kg.settings import Settings
+from retrieval.mmr import near_duplicates
+from retrieval.packing import pack_documents
+
+
+def test_profiles_set_budgets_and_explicit_settings_win(monkeypatch: pytest.MonkeyPatch) -> None:
+    fast = AgentSettings(profile="fast")
+    assert fast.max_iterations == 1 and fast.k_per_query == PROFILES["fast"]["k_per_query"]
+    thorough = AgentSettings(profile="thorough", k_per_query=7)
+    assert thorough.k_per_query == 7 and thorough.max_iterations == 4
+    assert AgentSettings(profile="balanced") == AgentSettings(profile="balanced", k_per_query=6)
+    with pytest.raises(ValidationError, match="unknown profile"):
+        AgentSettings(profile="reckless")
+    monkeypatch.setenv("KG_PROFILE", "thorough")
+    monkeypatch.setenv("KG_AGENT__MAX_EVIDENCE", "9")
+    settings = Settings()
+    assert settings.agent.profile == "thorough" and settings.agent.max_iterations == 4
+    assert settings.agent.max_evidence == 9
+
+
+def _item(chunk: str, doc: str, score: float, tokens: int = 100) -> EvidenceItem:
+    return EvidenceItem(
+        chunk_id=chunk, doc_id=doc, doc_title=doc, text="t", score=score, tokens=tokens
+    )
+
+
+def test_documents_ranked_by_cumulative_relevance_within_the_budget() -> None:
+    items = [
+        _item("a1", "A", 0.9),  # one strong chunk
+        _item("b1", "B", 0.5),
+        _item("b2", "B", 0.5),  # two good ones add up to more
+        _item("c1", "C", 0.1, tokens=500),
+    ]
+    groups = pack_documents(
+        items, lambda i: i.tokens, lambda i: i.doc_id, lambda i: i.score, budget=350
+    )
+    assert [[i.chunk_id for i in g] for g in groups] == [["b1", "b2"], ["a1"]]
+    capped = pack_documents(
+        items, lambda i: i.tokens, lambda i: i.doc_id, lambda i: i.score, 10_000, per_document=1
+    )
+    assert [[i.chunk_id for i in g] for g in capped] == [["a1"], ["b1"], ["c1"]]
+
+
+def test_near_duplicates_are_the_later_copies() -> None:
+    v = np.asarray([[1.0, 0.0], [0.999, 0.0447], [0.0, 1.0]])
+    v = v / np.linalg.norm(v, axis=1, keepdims=True)
+    assert near_duplicates(v, 0.95) == {1}
+    assert near_duplicates(v, 0.9999) == set()
+
+
+def test_admitted_evidence_keeps_rank_order_and_a_reading_order_with_strong_ends() -> None:
+    items = [
+        _item("a1", "A", 0.9),
+        _item("b1", "B", 0.8),
+        _item("c1", "C", 0.7),
+        _item("a2", "A", 0.6),
+    ]
+    cfg = AgentSettings(max_evidence=10, evidence_token_budget=1_000)
+    got = admit(EvidenceBundle(items=items), cfg, None)
+    assert got.ranked.ids() == ["a1", "b1", "c1", "a2"]
+    # Documents A (1.5), B (0.8), C (0.7): A first, B last, C between.
+    assert got.reading.ids() == ["a1", "a2", "c1", "b1"]
+    assert got.tokens == 400
+    tight = admit(
+        EvidenceBundle(items=items), cfg.model_copy(update={"evidence_token_budget": 250}), None
+    )
+    assert tight.ranked.ids() == ["a1", "a2"]
