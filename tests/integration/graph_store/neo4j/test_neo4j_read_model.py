@@ -1,6 +1,7 @@
 """The Neo4j read model on a real Neo4j + GDS + APOC, checked against the in-memory read model
 over the same graph (the projection Neo4j's graph is read into): authority written by GDS,
-personalized PageRank from weighted seeds, relation paths, linking inputs, the graph preset."""
+linking inputs within the vector index's precision, the graph preset. The walk, relation paths
+and alias linking are the port's contract (../contract/test_read_model_contract.py)."""
 
 from __future__ import annotations
 
@@ -60,53 +61,6 @@ def test_authority_is_gds_pagerank_written_as_the_projection_computes_it(
     percentiles = native.authority_percentiles(["a", "b", "d"])
     assert percentiles["b"] == 1.0  # the hub of the graph
     assert percentiles == pytest.approx(models[1].authority_percentiles(["a", "b", "d"]))
-
-
-def test_personalized_pagerank_from_weighted_seeds_matches_in_memory(
-    models: tuple[Neo4jReadModel, InMemoryReadModel],
-) -> None:
-    native, memory = models
-    seeds = {"a": 0.7, "d": 0.3}
-    got = native.personalized_pagerank(seeds, 100, damping=0.85)
-    want = memory.personalized_pagerank(seeds, 100, damping=0.85)
-    assert list(got)[:3] == list(want)[:3]
-    assert got == pytest.approx({n: want[n] for n in got}, abs=5e-4)
-    assert native.personalized_pagerank({"missing": 1.0}, 5) == {}
-
-
-def test_relation_paths_match_in_memory(models: tuple[Neo4jReadModel, InMemoryReadModel]) -> None:
-    native, memory = models
-    got = native.relation_paths({"a": 1.0}, 3)
-    want = memory.relation_paths({"a": 1.0}, 3)
-    assert set(got) == set(want) == {"a", "b", "c", "d"}
-    for e, hop in want.items():
-        assert (got[e].hops, got[e].via, got[e].relation, got[e].forward) == (
-            hop.hops,
-            hop.via,
-            hop.relation,
-            hop.forward,
-        )
-        assert got[e].strength == pytest.approx(hop.strength)
-    assert native.relation_paths({"a": 1.0}, 1).keys() == {"a", "b"}
-
-
-def test_a_bare_name_links_to_its_qualified_title_as_in_memory(
-    store: Neo4jGraphStore,
-) -> None:
-    # Titles tell namesakes apart ("Brother (Pearl Jam Song)"); questions say "Brother".
-    store.upsert_documents(
-        [graph("dq", ["Brother is a song by Pearl Jam."], ["brother (pearl jam song)"], [])]
-    )
-    question = "Who sang Brother in 1991?"
-    found = {
-        (m.span, m.start, m.end, m.entity_id, round(m.confidence, 6))
-        for m in Neo4jReadModel(store).alias_matches(question)
-    }
-    want = {
-        (m.span, m.start, m.end, m.entity_id, round(m.confidence, 6))
-        for m in InMemoryReadModel(store).alias_matches(question)
-    }
-    assert found == want == {("Brother", 2, 3, "brother (pearl jam song)", 0.8)}
 
 
 def test_linking_inputs_and_chunk_reads(models: tuple[Neo4jReadModel, InMemoryReadModel]) -> None:
