@@ -3,8 +3,8 @@
 The embedded default, and the fallback where Neo4j has no GDS. One ``GraphIndex`` per graph
 version (graph_index.py) holds what every method needs: the PageRank projection, the chunk
 and entity embedding matrices, BM25, the alias PhraseMatcher and the relation arrays. The
-``graph`` preset reads the same index directly (graph_search.py), so the preset and the agents
-walk one projection with one PageRank and one path search.
+``graph`` preset (graph_search.py) asks this model through the port like any other, so the
+preset and the agents walk one projection with one PageRank and one path search.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ import pytest
 
 from graph_store.read_model import GraphReadModel
 from retrieval.config import RetrievalSettings
-from retrieval.graph_search_native import graph_search_native
+from retrieval.graph_search import graph_search
 from retrieval.projection import Projection
 from tests.integration.graph_store.contract.conftest import graph
 from tests.integration.tiny_graphs import vec
@@ -101,6 +101,6 @@ def test_linking_inputs_and_chunk_reads(chain: GraphReadModel) -> None:
 def test_graph_preset_finds_the_passage(chain: GraphReadModel) -> None:
     target = next(iter(chain.subject_chunks(["t-db"])["t-db"]))  # the passage "beta only"
     vector = np.asarray(vec(sum(map(ord, "t-db"))))
-    got = graph_search_native("beta only", vector, 3, chain, RetrievalSettings())
+    got = graph_search("beta only", vector, 3, chain, RetrievalSettings())
     assert got.results[0].chunk_id == target
     assert got.results[0].components["dense"] == pytest.approx(1.0, abs=1e-3)

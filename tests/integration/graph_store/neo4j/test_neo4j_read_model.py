@@ -14,7 +14,7 @@ from graph_store.neo4j.read_model import Neo4jReadModel
 from graph_store.neo4j.store import Neo4jGraphStore
 from graph_store.read_model import GraphReadModel
 from retrieval.config import RetrievalSettings
-from retrieval.graph_search_native import graph_search_native
+from retrieval.graph_search import graph_search
 from retrieval.read_model import InMemoryReadModel
 from tests.integration.graph_store.neo4j.graphs import graph, vec
 
@@ -94,10 +94,10 @@ def test_graph_preset_on_neo4j_finds_the_passage(
     target = next(c for c in memory.index().chunk_ids if c.startswith("t-dd-"))
     vector = np.asarray(memory.index().chunk_matrix[memory.index().chunk_ids.index(target)])
     settings = RetrievalSettings()
-    got = graph_search_native("delta far away", vector, 3, native, settings)
+    got = graph_search("delta far away", vector, 3, native, settings)
     assert got.results[0].chunk_id == target
     assert got.results[0].components["dense"] == pytest.approx(1.0, abs=1e-4)
     # The same preset over the in-memory model of the same graph agrees on the best passage
     # (the walk's scores differ within GDS's tolerance, so ties further down may not).
-    same = graph_search_native("delta far away", vector, 3, memory, settings)
+    same = graph_search("delta far away", vector, 3, memory, settings)
     assert same.results[0].chunk_id == target
