@@ -41,6 +41,7 @@ CALLS = (
     "relation_paths",
     "chunk_entities",
     "chunk_details",
+    "chunk_similarities",
     "subject_chunks",
     "entity_chunks",
     "entity_vectors",

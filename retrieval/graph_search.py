@@ -142,23 +142,29 @@ def _bridges(
     chunks_of = model.entity_chunks(top)
     q = np.asarray(query, dtype=np.float64)
     q = q / (np.linalg.norm(q) or 1.0)
-    bonus: dict[str, float] = {}
     taken = set(first)
+    asks: list[tuple[float, list[str]]] = []  # per bridge: its weight and its other chunks
+    bridged: list[list[float]] = []  # per bridge: the question with the bridge added
     for e in top:
-        if e not in vectors:
+        every = chunks_of.get(e, [])
+        others = [c for c in every if c not in taken]
+        if e not in vectors or not others:
             continue
         ev = np.asarray(vectors[e], dtype=np.float64)
         qe = q + settings.bridge_alpha * ev / (np.linalg.norm(ev) or 1.0)
-        qe = qe / (np.linalg.norm(qe) or 1.0)
-        every = chunks_of.get(e, [])
-        others = [c for c in every if c not in taken]
-        if not others:
-            continue
-        weight = specificity(len(every))
-        chunks.fetch(others)
-        for c, d in model.chunk_details(others, qe.tolist()).items():
-            if chunks.allowed(c):
-                bonus[c] = max(bonus.get(c, 0.0), weight * d.similarity)
+        bridged.append((qe / (np.linalg.norm(qe) or 1.0)).tolist())
+        asks.append((specificity(len(every)), others))
+    if not asks:
+        return {}
+    # One read for every bridge's passages (a read per bridge was ten round trips on Neo4j).
+    every_other = list(dict.fromkeys(c for _, others in asks for c in others))
+    chunks.fetch(every_other)
+    sims = model.chunk_similarities(every_other, bridged)
+    bonus: dict[str, float] = {}
+    for b, (weight, others) in enumerate(asks):
+        for c in others:
+            if c in sims and chunks.allowed(c):
+                bonus[c] = max(bonus.get(c, 0.0), weight * sims[c][b])
     return bonus
 
 

@@ -279,6 +279,18 @@ class InMemoryReadModel:
             )
         return out
 
+    def chunk_similarities(
+        self, chunk_ids: Sequence[str], vectors: Sequence[Sequence[float]]
+    ) -> dict[str, list[float]]:
+        index = self.index()
+        pos = [(c, p) for c in chunk_ids if (p := index.projection.chunk_pos.get(c)) is not None]
+        if not pos or not vectors:
+            return {}
+        m = np.asarray(vectors, dtype=np.float32)
+        m = m / np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-12)
+        sims = index.chunk_matrix[[p for _, p in pos]] @ m.T
+        return {c: [float(x) for x in row] for (c, _), row in zip(pos, sims, strict=True)}
+
     def subject_chunks(self, entity_ids: Sequence[str]) -> dict[str, list[str]]:
         index = self.index()
         out: dict[str, list[str]] = {}

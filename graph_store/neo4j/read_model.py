@@ -2,11 +2,10 @@
 
 Candidates come from the native vector index (``db.index.vector.queryNodes``) and the full-text
 index; entity linking reads alias keys and the entity vector index; personalized PageRank is
-``gds.pageRank.stream`` from weighted seeds (one walk per binary digit of the weights) on a
-catalog graph named by graph version (dropped when stale, see gds.py); authority is GDS
-PageRank *written* to the graph after each ingest; relation paths are one Cypher hop at a time
-from the frontier. The process keeps no copy of the graph: memory stays flat as the graph
-grows.
+power iteration in the process over the seeds' neighbourhood, fetched in one to three bounded
+queries (walk.py); authority is GDS PageRank *written* to the graph after each ingest; relation
+paths come from one bounded query (paths.py). The process keeps no copy of the graph: what it
+fetches per question is bounded by the seeds' neighbourhood, not by the graph's size.
 
 Needs the GDS plugin; without it the composition root uses the in-memory read model and says
 so in the log.
@@ -251,6 +250,18 @@ class Neo4jReadModel:
             )
             for r in rows
         }
+
+    def chunk_similarities(
+        self, chunk_ids: Sequence[str], vectors: Sequence[Sequence[float]]
+    ) -> dict[str, list[float]]:
+        if not chunk_ids or not vectors:
+            return {}
+        rows = self._store.read(
+            "read_chunk_similarities",
+            ids=list(chunk_ids),
+            vectors=[[float(x) for x in v] for v in vectors],
+        )
+        return {r[0]: [cosine_from_score(s) for s in r[1]] for r in rows}
 
     def subject_chunks(self, entity_ids: Sequence[str]) -> dict[str, list[str]]:
         if not entity_ids:
