@@ -28,7 +28,7 @@ from kg.settings import Settings
 from retrieval.read_model import InMemoryReadModel
 from retrieval.search import Searcher
 
-# The port's calls that the graph preset makes (graph_search_native and linking).
+# The port's calls that the graph preset makes (graph_search and linking).
 CALLS = (
     "dense_chunks",
     "lexical_chunks",
@@ -41,6 +41,7 @@ CALLS = (
     "relation_paths",
     "chunk_entities",
     "chunk_details",
+    "chunk_similarities",
     "subject_chunks",
     "entity_chunks",
     "entity_vectors",

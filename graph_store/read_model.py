@@ -8,8 +8,9 @@ and relation paths of up to ``MAX_HOPS`` hops. Two implementations:
 - in memory (``retrieval.read_model.InMemoryReadModel``), over a projection of the whole graph
   held per graph version: the embedded default, and the fallback where Neo4j has no GDS;
 - in Neo4j (``graph_store.neo4j.read_model.Neo4jReadModel``): native vector and full-text
-  indexes, GDS personalized PageRank on a catalog graph named by graph version, GDS PageRank
-  written as authority, Cypher for paths. The process holds no copy of the graph.
+  indexes, personalized PageRank over the seeds' neighbourhood fetched per question, GDS
+  PageRank written as authority, one bounded query for paths. The process holds no copy of
+  the graph.
 
 Everything is addressed by the graph's own ids. Implementations do no I/O in constructors.
 """
@@ -117,7 +118,8 @@ class GraphReadModel(Protocol):
         self, seeds: Mapping[str, float], k: int, damping: float = 0.85
     ) -> dict[str, float]:
         """The ``k`` chunks and entities a walk restarting at ``seeds`` (chunk or entity ids,
-        weighted) visits most, with scores that sum to 1 over the whole graph."""
+        weighted) visits most, with scores that sum to 1 over the whole graph (up to the mass
+        an implementation that walks only the seeds' neighbourhood loses at its border)."""
 
     def refresh_authority(self) -> bool:
         """Recompute global PageRank (``Entity.pagerank``, ``Document.authority``) when the
@@ -149,6 +151,12 @@ class GraphReadModel(Protocol):
     def chunk_details(
         self, chunk_ids: Sequence[str], vector: Sequence[float] | None = None
     ) -> dict[str, ChunkDetail]: ...
+
+    def chunk_similarities(
+        self, chunk_ids: Sequence[str], vectors: Sequence[Sequence[float]]
+    ) -> dict[str, list[float]]:
+        """Each chunk's cosine with each of ``vectors``, in their order (one read for many
+        query vectors: the graph preset's bridges)."""
 
     def subject_chunks(self, entity_ids: Sequence[str]) -> dict[str, list[str]]:
         """For each entity, the chunks of the documents it is the subject of (the entity

@@ -1,265 +1,259 @@
-"""The ``graph`` preset: candidates, entity linking, personalized PageRank, authority, paths.
+"""The ``graph`` preset, one implementation over the read-model port for every store.
 
-1. Candidates: exact dense cosine over every chunk and BM25 over chunk titles and texts (in
-   memory, retrieval/lexical.py; ``graph_lexical = "store"`` uses the store's full-text
-   index), fused by RRF.
+1. Candidates: the read model's dense and BM25 chunks, fused by RRF.
 2. Entities linked in the question (linking.py) and the best fused candidates seed a
-   personalized PageRank over the chunk–entity graph (retrieval.projection).
-3. Each chunk scores ``ppr_weight * ppr / max(ppr) + dense_weight * cosine +
-   authority_weight * authority``; the weights are settings measured by ``kg bench``.
-4. The top results are explained by the cheapest relation path from a linked entity to an
-   entity they mention (expansion.py); entities on those paths are the bridges.
+   personalized PageRank (in memory over the projection; on Neo4j over the part of the graph
+   the seeds reach, graph_store/neo4j/walk.py).
+3. Each scored chunk gets ``ppr_weight * ppr / max(ppr) + dense_weight * cosine +
+   authority_weight * authority``, plus the named-subject bonus and the bridge second hop;
+   the weights are settings measured by ``kg bench``. The scored chunks are those the model
+   names: the candidates, the walk's top ``WALK_TOP`` nodes, the named subjects' chunks and the
+   bridges' chunks.
+4. The last slots go to documents reached along strong relation paths; the results are
+   explained by the cheapest relation path from a linked entity to an entity they mention.
+
+The process asks the model only for what one question needs: on Neo4j it holds no copy of the
+graph; the in-memory model answers each call from its projection with numpy.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 
 import numpy as np
 
-from graph_store import GraphStore
+from graph_store.read_model import ChunkDetail, GraphReadModel, PathHop
 from retrieval.config import RetrievalSettings
-from retrieval.expansion import Expansion, expand, explain
 from retrieval.filters import SearchFilters
 from retrieval.fusion import rrf
-from retrieval.graph_index import GraphIndex
-from retrieval.linking import LinkedEntity, link_entities, seed_weights, specificity
-from retrieval.mmr import mmr
-from retrieval.read_model import InMemoryReadModel
+from retrieval.linking import link_entities, seed_weights, specificity
+from retrieval.search_types import Retrieval, SearchResult
 
-
-@dataclass(frozen=True)
-class GraphHit:
-    chunk_index: int
-    score: float
-    components: dict[str, float]
-    path: list[str]
-
-
-@dataclass
-class GraphOutcome:
-    hits: list[GraphHit] = field(default_factory=list)
-    linked: list[LinkedEntity] = field(default_factory=list)
-    bridges: list[tuple[str, str]] = field(default_factory=list)  # (entity id, name)
+# Nodes (chunks and entities) of the walk scored per question: far more than any result list
+# needs, few enough to come back in one round trip.
+WALK_TOP = 2000
 
 
 def graph_search(
     question: str,
-    query_vector: np.ndarray,
+    vector: np.ndarray,
     k: int,
-    model: InMemoryReadModel,
+    model: GraphReadModel,
     settings: RetrievalSettings,
     filters: SearchFilters | None = None,
-) -> GraphOutcome:
-    """The graph preset on the in-memory read model. The walk, the path search and the
-    linker are the model's (one PageRank, one path search, one linker); the vectorised
-    scoring below reads its projection directly, which is what keeps the preset at tens of
-    milliseconds on 40k entities."""
-    index = model.index()
-    store = model.store
-    n = len(index.chunk_ids)
-    if n == 0:
-        return GraphOutcome()
-    allowed = _mask(index, filters)
-    dense = index.dense_scores(query_vector)
+) -> Retrieval:
+    q = vector.tolist()
+    over = 3 if filters is not None and filters.active else 1
     pool = settings.candidate_pool
-    dense_rank = [int(i) for i in np.argsort(-np.where(allowed, dense, -np.inf))[:pool]]
-    bm25 = _lexical(question, pool, index, store, settings, allowed, filters)
-    fused = rrf([dense_rank, list(bm25)], settings.rrf_k, [1.0, settings.seed_bm25_weight])
-    linked = link_entities(question, query_vector.tolist(), model, settings)
+    chunks = _Chunks(model, q, filters)
+    details = chunks.details
+    detail, allowed = chunks.fetch, chunks.allowed
 
-    walk = _walk(index, fused, linked, settings)
-    ppr = walk[:n]
-    ppr = np.where(allowed, ppr, 0.0)
-    top_ppr = float(ppr.max()) if ppr.size else 0.0
-    ppr_norm = ppr / top_ppr if top_ppr > 0 else ppr
-    score = (
-        settings.ppr_weight * ppr_norm
-        + settings.dense_weight * dense
-        + settings.authority_weight * index.chunk_authority
-    )
-    named = {index.entity_index[x.entity_id]: x.score for x in linked if x.method != "embedding"}
-    _add_subject_bonus(score, named, index, settings)
-    score = score + settings.bridge_weight * _bridges(
-        query_vector, score, walk, allowed, set(named), index, settings
-    )
-    score = np.where(allowed, score, -np.inf)
-    depth = max(k, 10) * 3
-    order = [int(i) for i in np.argsort(-score)[:depth] if np.isfinite(score[i])]
-    if settings.mmr_lambda < 1.0:
-        relevance = {i: float(score[i]) for i in order}
-        order = mmr(order, relevance, index.chunk_matrix, k, settings.mmr_lambda)
-    # Paths start from the entities the question names (alias or full-text match), at the
-    # strength of the match; a common name is still the question's subject.
-    expansion = expand(
-        named, index, settings.max_hops, settings.hop_decay, settings.backward_factor
-    )
-    strategic = _strategic(expansion, index, dense, allowed, set(order[:k]), settings)
-    keep = max(0, k - len(strategic))
-    picks = [(ci, -1) for ci in order[:keep]] + list(strategic.items())
-    columns = {"ppr": ppr_norm, "dense": dense, "authority": index.chunk_authority}
-    hits, bridges = _explained(picks, expansion, index, score, columns, bm25)
-    return GraphOutcome(hits=hits, linked=linked, bridges=bridges)
+    dense_hits = model.dense_chunks(q, pool * over)
+    lexical_hits = model.lexical_chunks(question, pool * over)
+    detail([h.chunk_id for h in (*dense_hits, *lexical_hits)])
+    dense_rank = [h.chunk_id for h in dense_hits if allowed(h.chunk_id)][:pool]
+    bm25 = {h.chunk_id: h.score for h in lexical_hits if allowed(h.chunk_id)}
+    fused = rrf([dense_rank, list(bm25)[:pool]], settings.rrf_k, [1.0, settings.seed_bm25_weight])
+    linked = link_entities(question, q, model, settings)
 
+    seeds = seed_weights(fused, linked, settings, lambda e: e)
+    walk = model.personalized_pagerank(seeds, WALK_TOP, damping=settings.damping)
+    detail(list(walk))  # entities among them come back with no detail
+    named = {x.entity_id: x.score for x in linked if x.method != "embedding"}
+    subjects = model.subject_chunks(list(named)) if settings.named_subject_weight > 0 else {}
+    detail([c for ids in subjects.values() for c in ids])
 
-def _walk(
-    index: GraphIndex,
-    fused: Mapping[int, float],
-    linked: Sequence[LinkedEntity],
-    settings: RetrievalSettings,
-) -> np.ndarray:
-    """Personalized PageRank reset on the best fused chunks and the linked entities."""
-    proj = index.projection
-    reset = seed_weights(fused, linked, settings, lambda e: proj.n_chunks + index.entity_index[e])
-    return proj.pagerank(
-        proj.vector(reset), damping=settings.damping, tol=settings.ppr_tolerance
-    ).scores
-
-
-def _add_subject_bonus(
-    score: np.ndarray, named: Mapping[int, float], index: GraphIndex, settings: RetrievalSettings
-) -> None:
-    """A passage whose document is about an entity the question names is where a reader
-    looks first ("If Gallu is a demon, Lilu is what?" -> the article on Lilu)."""
-    if settings.named_subject_weight <= 0:
-        return
-    for ei, link_score in named.items():
-        for doc in index.subject_docs.get(ei, []):
-            for c in index.doc_chunks.get(doc, []):
+    score: dict[str, float] = {}
+    top_ppr = max((walk.get(c, 0.0) for c in details if allowed(c)), default=0.0)
+    for c, d in details.items():
+        if allowed(c):
+            ppr = walk.get(c, 0.0) / top_ppr if top_ppr > 0 else 0.0
+            score[c] = (
+                settings.ppr_weight * ppr
+                + settings.dense_weight * d.similarity
+                + settings.authority_weight * d.authority
+            )
+    for e, link_score in named.items():
+        for c in subjects.get(e, []):
+            if c in score:
                 score[c] += settings.named_subject_weight * link_score
+    for c, bonus in _bridges(q, score, walk, set(named), model, settings, chunks).items():
+        if c not in score:
+            d = details[c]
+            score[c] = (
+                settings.dense_weight * d.similarity + settings.authority_weight * d.authority
+            )
+        score[c] += settings.bridge_weight * bonus
 
-
-def _explained(
-    picks: Sequence[tuple[int, int]],
-    expansion: Expansion,
-    index: GraphIndex,
-    score: np.ndarray,
-    columns: Mapping[str, np.ndarray],
-    bm25: Mapping[int, float],
-) -> tuple[list[GraphHit], list[tuple[str, str]]]:
-    """Each pick with its component scores and the relation path that explains it; the
-    entities along those paths are the bridges."""
-    hits: list[GraphHit] = []
-    bridges: dict[int, None] = {}
-    for ci, subject in picks:
-        path, end = explain(ci, expansion, index, via=subject)
-        node = end
-        while node >= 0 and expansion.reached(node):
-            parent = int(expansion.parent[node])
-            if parent < 0:
-                break
-            bridges[node] = None
-            node = parent
+    order = sorted(score, key=lambda c: -score[c])
+    reach = model.relation_paths(
+        named, settings.max_hops, settings.hop_decay, settings.backward_factor
+    )
+    strategic = _strategic(reach, model, set(order[:k]), settings, chunks)
+    picks = [(c, "") for c in order[: max(0, k - len(strategic))]] + list(strategic.items())
+    mentions = model.chunk_entities([c for c, _ in picks])
+    results: list[SearchResult] = []
+    bridges: dict[str, str] = {}
+    for c, subject in picks:
+        d = details[c]
+        path, end = _explain(mentions.get(c, {}), reach, subject)
+        node = reach.get(end) if end else None
+        while node is not None and node.via is not None:
+            bridges[node.entity_id] = node.name
+            node = reach.get(node.via)
         components = {
-            "ppr": round(float(columns["ppr"][ci]), 6),
-            "dense": round(float(columns["dense"][ci]), 6),
-            "bm25": round(float(bm25.get(ci, 0.0)), 6),
-            "authority": round(float(columns["authority"][ci]), 6),
+            "ppr": round(walk.get(c, 0.0) / top_ppr if top_ppr > 0 else 0.0, 6),
+            "dense": round(d.similarity, 6),
+            "bm25": round(bm25.get(c, 0.0), 6),
+            "authority": round(d.authority, 6),
         }
-        if subject >= 0:
+        if subject:
             components["strategic"] = 1.0
-        hits.append(GraphHit(ci, float(score[ci]), components, path))
-    ids = index.projection.entity_ids
-    return hits, [(ids[b], index.entity_names[b]) for b in bridges]
-
-
-def _lexical(
-    question: str,
-    pool: int,
-    index: GraphIndex,
-    store: GraphStore,
-    settings: RetrievalSettings,
-    allowed: np.ndarray,
-    filters: SearchFilters | None,
-) -> dict[int, float]:
-    """BM25 candidates (chunk position -> score, best first): in memory by default, else the
-    store's full-text index (over-fetched under filters, which it cannot apply)."""
-    if settings.graph_lexical == "memory" and index.bm25 is not None:
-        hits = index.bm25.top(question, pool, settings.bm25_k1, settings.bm25_b, allowed)
-        return dict(hits)
-    bm25: dict[int, float] = {}
-    for h in store.fulltext_chunks(question, pool * (3 if filters and filters.active else 1)):
-        ci = index.projection.chunk_pos.get(h.chunk_id)
-        if ci is not None and allowed[ci]:
-            bm25[ci] = h.score
-    return bm25
+        results.append(
+            SearchResult(c, d.doc_id, d.doc_title, d.text, score[c], components, path, d.tokens)
+        )
+    return Retrieval("graph", results, linked, list(bridges.items()))
 
 
 def _bridges(
-    query: np.ndarray,
-    score: np.ndarray,
-    walk: np.ndarray,
-    allowed: np.ndarray,
-    named: set[int],
-    index: GraphIndex,
+    query: list[float],
+    score: Mapping[str, float],
+    walk: Mapping[str, float],
+    named: set[str],
+    model: GraphReadModel,
     settings: RetrievalSettings,
-) -> np.ndarray:
+    chunks: _Chunks,
+) -> dict[str, float]:
     """Second hop: entities that the best first-hop passages mention (and the question does
     not name) are bridges; passages mentioning a bridge are scored against the question with
     the bridge added to it (query vector + bridge name vector), as a reader would re-ask
-    "…of *that* entity?". Returns a per-chunk bonus (0 for chunks reached by no bridge)."""
-    bonus = np.zeros(len(index.chunk_ids))
-    if settings.bridge_weight <= 0 or index.entity_matrix is None or settings.bridge_from <= 0:
-        return bonus
-    ranked = np.argsort(-np.where(allowed, score, -np.inf))[: settings.bridge_from]
-    first = {int(c) for c in ranked}
-    n_chunks = index.projection.n_chunks
-    candidates = {ei for c in first for ei in index.chunk_entities[c] if ei not in named}
-    if not candidates:
-        return bonus
-    top = sorted(candidates, key=lambda ei: -walk[n_chunks + ei])[: settings.bridge_entities]
-    q = query / (np.linalg.norm(query) or 1.0)
-    for ei in top:
-        qe = q + settings.bridge_alpha * index.entity_matrix[ei]
-        qe = qe / (np.linalg.norm(qe) or 1.0)
-        chunks = [c for c in index.entity_chunks[ei] if c not in first and allowed[c]]
-        if not chunks:
+    "...of *that* entity?". A bridge named in every other passage narrows nothing down, so
+    its weight is its specificity."""
+    if settings.bridge_weight <= 0 or settings.bridge_from <= 0 or not score:
+        return {}
+    first = sorted(score, key=lambda c: -score[c])[: settings.bridge_from]
+    mentioned = model.chunk_entities(first)
+    candidates = {e for c in first for e in mentioned.get(c, {}) if e not in named}
+    top = sorted(candidates, key=lambda e: (-walk.get(e, 0.0), e))[: settings.bridge_entities]
+    if not top:
+        return {}
+    vectors = model.entity_vectors(top)
+    chunks_of = model.entity_chunks(top)
+    q = np.asarray(query, dtype=np.float64)
+    q = q / (np.linalg.norm(q) or 1.0)
+    taken = set(first)
+    asks: list[tuple[float, list[str]]] = []  # per bridge: its weight and its other chunks
+    bridged: list[list[float]] = []  # per bridge: the question with the bridge added
+    for e in top:
+        every = chunks_of.get(e, [])
+        others = [c for c in every if c not in taken]
+        if e not in vectors or not others:
             continue
-        # A bridge named in every other passage (the partnership all members belong to)
-        # narrows nothing down; one named in two or three passages is a real hop.
-        weight = specificity(len(index.entity_chunks[ei]))
-        sims = index.chunk_matrix[chunks] @ qe.astype(np.float32)
-        for c, sim in zip(chunks, sims, strict=True):
-            bonus[c] = max(bonus[c], weight * float(sim))
+        ev = np.asarray(vectors[e], dtype=np.float64)
+        qe = q + settings.bridge_alpha * ev / (np.linalg.norm(ev) or 1.0)
+        bridged.append((qe / (np.linalg.norm(qe) or 1.0)).tolist())
+        asks.append((specificity(len(every)), others))
+    if not asks:
+        return {}
+    # One read for every bridge's passages (a read per bridge was ten round trips on Neo4j).
+    every_other = list(dict.fromkeys(c for _, others in asks for c in others))
+    chunks.fetch(every_other)
+    sims = model.chunk_similarities(every_other, bridged)
+    bonus: dict[str, float] = {}
+    for b, (weight, others) in enumerate(asks):
+        for c in others:
+            if c in sims and chunks.allowed(c):
+                bonus[c] = max(bonus.get(c, 0.0), weight * sims[c][b])
     return bonus
 
 
 def _strategic(
-    expansion: Expansion,
-    index: GraphIndex,
-    dense: np.ndarray,
-    allowed: np.ndarray,
-    taken: set[int],
+    reach: Mapping[str, PathHop],
+    model: GraphReadModel,
+    taken: set[str],
     settings: RetrievalSettings,
-) -> dict[int, int]:
-    """Documents whose subject the question's entities reach through stated relations (not
-    chance co-occurrence: every edge on the path must be strong), ranked by path strength and
-    authority; each contributes its passage closest to the question. This is how a trust's
-    question reaches the national plan its partnership implements, with no keyword list."""
+    chunks: _Chunks,
+) -> dict[str, str]:
+    """Documents whose subject the question's entities reach over strong relations, ranked
+    by path strength and authority, each contributing its passage closest to the question
+    (not chance co-occurrence: every edge on the path must be strong)."""
     if settings.strategic_slots <= 0:
         return {}
-    docs: dict[str, tuple[float, int]] = {}
-    for ei in expansion.strong(settings.strategic_min_strength).tolist():
-        strength = float(expansion.strength[ei])
-        for doc in index.subject_docs.get(ei, []):
-            value = strength * (0.5 + 0.5 * index.doc_authority_norm(doc))
-            if value > docs.get(doc, (0.0, -1))[0]:
-                docs[doc] = (value, ei)
-    picks: dict[int, int] = {}  # chunk -> the subject entity that brought it in
+    strong = {
+        e: h.strength
+        for e, h in reach.items()
+        if h.hops > 0 and h.strength >= settings.strategic_min_strength
+    }
+    subjects = model.subject_chunks(sorted(strong))
+    chunks.fetch([c for ids in subjects.values() for c in ids])
+    docs: dict[str, tuple[float, str]] = {}
+    doc_chunks: dict[str, list[str]] = {}
+    for e in sorted(subjects, key=lambda e: (-strong[e], e)):
+        for c in subjects[e]:
+            d = chunks.details.get(c)
+            if d is None:
+                continue
+            doc_chunks.setdefault(d.doc_id, [])
+            if c not in doc_chunks[d.doc_id]:
+                doc_chunks[d.doc_id].append(c)
+            value = strong[e] * (0.5 + 0.5 * d.authority)
+            if value > docs.get(d.doc_id, (0.0, ""))[0]:
+                docs[d.doc_id] = (value, e)
+    picks: dict[str, str] = {}
     for doc, (_value, subject) in sorted(docs.items(), key=lambda kv: -kv[1][0]):
-        chunks = [c for c in index.doc_chunks.get(doc, []) if allowed[c]]
-        if not chunks or any(c in taken for c in chunks):
+        ok = [c for c in doc_chunks[doc] if chunks.allowed(c)]
+        if not ok or any(c in taken for c in ok):
             continue
-        picks[max(chunks, key=lambda c: dense[c])] = subject
+        picks[max(ok, key=lambda c: chunks.details[c].similarity)] = subject
         if len(picks) >= settings.strategic_slots:
             break
     return picks
 
 
-def _mask(index: GraphIndex, filters: SearchFilters | None) -> np.ndarray:
-    n = len(index.chunk_ids)
-    if filters is None or not filters.active:
-        return np.ones(n, dtype=bool)
-    ok_docs = {d for d, m in index.docs.items() if filters.accepts(m.source, m.doc_type, m.date)}
-    return np.asarray([d in ok_docs for d in index.chunk_docs], dtype=bool)
+class _Chunks:
+    """The chunks a question has touched, with their details (fetched once each)."""
+
+    def __init__(
+        self, model: GraphReadModel, vector: list[float], filters: SearchFilters | None
+    ) -> None:
+        self._model = model
+        self._vector = vector
+        self._filters = filters if filters is not None and filters.active else None
+        self.details: dict[str, ChunkDetail] = {}
+
+    def fetch(self, ids: Sequence[str]) -> None:
+        missing = [c for c in dict.fromkeys(ids) if c not in self.details]
+        if missing:
+            self.details.update(self._model.chunk_details(missing, self._vector))
+
+    def allowed(self, chunk_id: str) -> bool:
+        d = self.details.get(chunk_id)
+        if d is None:
+            return False
+        f = self._filters
+        return f is None or f.accepts(d.source, d.doc_type, d.date)
+
+
+def _explain(
+    mentions: Mapping[str, int], reach: Mapping[str, PathHop], subject: str
+) -> tuple[list[str], str]:
+    candidates = [subject] if subject else list(mentions)
+    reached = [e for e in candidates if e in reach]
+    if not reached:
+        return [], ""
+    end = min(reached, key=lambda e: reach[e].cost)
+    steps: list[str] = []
+    node = reach[end]
+    while node.via is not None:
+        parent = reach[node.via]
+        steps.append(
+            f"{parent.name} -[{node.relation}]-> {node.name}"
+            if node.forward
+            else f"{parent.name} <-[{node.relation}]- {node.name}"
+        )
+        node = parent
+    steps.reverse()
+    tail = "is the subject of this document" if subject else "mentioned in passage"
+    steps.append(f"{reach[end].name} {tail}")
+    return steps, end

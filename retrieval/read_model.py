@@ -3,8 +3,8 @@
 The embedded default, and the fallback where Neo4j has no GDS. One ``GraphIndex`` per graph
 version (graph_index.py) holds what every method needs: the PageRank projection, the chunk
 and entity embedding matrices, BM25, the alias PhraseMatcher and the relation arrays. The
-``graph`` preset reads the same index directly (graph_search.py), so the preset and the agents
-walk one projection with one PageRank and one path search.
+``graph`` preset (graph_search.py) asks this model through the port like any other, so the
+preset and the agents walk one projection with one PageRank and one path search.
 """
 
 from __future__ import annotations
@@ -305,6 +305,18 @@ class InMemoryReadModel:
                 meta.date,
             )
         return out
+
+    def chunk_similarities(
+        self, chunk_ids: Sequence[str], vectors: Sequence[Sequence[float]]
+    ) -> dict[str, list[float]]:
+        index = self.index()
+        pos = [(c, p) for c in chunk_ids if (p := index.projection.chunk_pos.get(c)) is not None]
+        if not pos or not vectors:
+            return {}
+        m = np.asarray(vectors, dtype=np.float32)
+        m = m / np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-12)
+        sims = index.chunk_matrix[[p for _, p in pos]] @ m.T
+        return {c: [float(x) for x in row] for (c, _), row in zip(pos, sims, strict=True)}
 
     def subject_chunks(self, entity_ids: Sequence[str]) -> dict[str, list[str]]:
         index = self.index()

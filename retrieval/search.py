@@ -18,7 +18,6 @@ from retrieval.embedder import Embedder
 from retrieval.filters import SearchFilters
 from retrieval.fusion import rrf
 from retrieval.graph_search import graph_search
-from retrieval.graph_search_native import graph_search_native
 from retrieval.read_model import InMemoryReadModel
 from retrieval.search_types import Retrieval, SearchResult
 
@@ -26,8 +25,8 @@ PRESETS: tuple[str, ...] = ("dense", "hybrid", "graph")
 
 
 class Searcher:
-    """Thread-safe. The graph preset asks the read model: in memory, one projection per graph
-    version (graph_search.py); elsewhere, per question (graph_search_native.py)."""
+    """Thread-safe. The graph preset asks the read model (graph_search.py): in memory, one
+    projection per graph version; on Neo4j, the database per question."""
 
     def __init__(
         self,
@@ -165,35 +164,8 @@ class Searcher:
         filters: SearchFilters | None,
         model: InMemoryReadModel | None,
     ) -> Retrieval:
-        if model is None:
-            return graph_search_native(question, vector, k, self._model, self._settings, filters)
-        index = model.index()
-        outcome = graph_search(question, vector, k, model, self._settings, filters)
-        ids = [index.chunk_ids[h.chunk_index] for h in outcome.hits]
-        # The index holds this graph version's texts: no store round trip for the results.
-        chunks = (
-            {ids[i]: index.chunk_hit(h.chunk_index) for i, h in enumerate(outcome.hits)}
-            if index.chunk_texts
-            else {c.chunk_id: c for c in self._store.get_chunks(ids)}
-        )
-        results = []
-        for h in outcome.hits:
-            c = chunks.get(index.chunk_ids[h.chunk_index])
-            if c is not None:
-                tokens = index.chunk_tokens[h.chunk_index]
-                results.append(
-                    SearchResult(
-                        c.chunk_id,
-                        c.doc_id,
-                        c.doc_title,
-                        c.text,
-                        h.score,
-                        h.components,
-                        h.path,
-                        tokens,
-                    )
-                )
-        return Retrieval("graph", results, outcome.linked, outcome.bridges)
+        # The pinned in-memory model answers every read of this search from one graph version.
+        return graph_search(question, vector, k, model or self._model, self._settings, filters)
 
 
 def _result(hit: ChunkHit, score: float, components: dict[str, float]) -> SearchResult:

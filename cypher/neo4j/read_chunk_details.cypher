@@ -1,9 +1,15 @@
 // Chunks with their document's metadata, the cosine with $vector (Neo4j's function gives the
 // same (1 + cos) / 2 as the index; the read model maps it back) and the document's authority
 // relative to the most central document.
+// The top authority from the document_authority index (a max over every document scanned
+// them all, once per call).
 CALL () {
-  MATCH (d:Document)
-  RETURN max(coalesce(d.authority, 0.0)) AS top
+  OPTIONAL MATCH (d:Document)
+  WHERE d.authority IS NOT NULL
+  WITH d.authority AS authority
+  ORDER BY authority DESC
+  LIMIT 1
+  RETURN coalesce(max(authority), 0.0) AS top
 }
 UNWIND $ids AS id
 MATCH (d:Document)-[:HAS_CHUNK]->(c:Chunk {id: id})

@@ -11,6 +11,8 @@ CREATE INDEX document_uri IF NOT EXISTS FOR (d:Document) ON (d.uri);
 CREATE INDEX document_title IF NOT EXISTS FOR (d:Document) ON (d.title);
 CREATE INDEX entity_name IF NOT EXISTS FOR (e:Entity) ON (e.name);
 CREATE INDEX entity_pagerank IF NOT EXISTS FOR (e:Entity) ON (e.pagerank);
+// The most central document's authority, read by every chunk-details query, from the index.
+CREATE INDEX document_authority IF NOT EXISTS FOR (d:Document) ON (d.authority);
 CREATE VECTOR INDEX chunk_embedding IF NOT EXISTS FOR (c:Chunk) ON c.embedding
 OPTIONS {indexConfig: {`vector.dimensions`: $dim, `vector.similarity_function`: 'cosine'}};
 CREATE VECTOR INDEX entity_embedding IF NOT EXISTS FOR (e:Entity) ON e.embedding

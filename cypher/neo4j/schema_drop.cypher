@@ -10,6 +10,7 @@ DROP INDEX document_uri IF EXISTS;
 DROP INDEX document_title IF EXISTS;
 DROP INDEX entity_name IF EXISTS;
 DROP INDEX entity_pagerank IF EXISTS;
+DROP INDEX document_authority IF EXISTS;
 DROP INDEX chunk_embedding IF EXISTS;
 DROP INDEX entity_embedding IF EXISTS;
 DROP INDEX chunk_text IF EXISTS;

@@ -1,4 +1,4 @@
-"""Graph Data Science on the Neo4j adapter: global PageRank and personalized PageRank.
+"""Graph Data Science on the Neo4j adapter: global PageRank, written as authority.
 
 GDS works on in-memory projections. A projection is named after the graph version counter the
 adapter bumps in ``(:Meta {key: 'graph_version'})`` on every write, so one built from an older
@@ -17,11 +17,10 @@ the tolerance of their iterations.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from core.errors import StoreError
-from graph_store.neo4j.rows import RankedNode, seed_walks
 
 log = logging.getLogger(__name__)
 
@@ -135,34 +134,6 @@ class Neo4jGds:
         written = int(rows[0][0]) if rows else 0
         self._run("authority_write")
         return written
-
-    def personalized_pagerank(
-        self,
-        seeds: Mapping[str, float],
-        k: int,
-        damping: float = 0.85,
-        max_iterations: int = ITERATIONS,
-    ) -> list[RankedNode]:
-        """The ``k`` chunks and entities a walk restarting at ``seeds`` (chunk or entity ids,
-        weighted) visits most, best first; scores scaled to sum to 1 over all nodes."""
-        self._require()
-        walks = seed_walks(seeds)
-        if not walks or k <= 0:
-            return []
-        name = self._walk_graph()
-        if name is None:
-            return []
-        result = self._run(
-            "gds_ppr_stream",
-            graph_name=name,
-            walks=walks,
-            k=int(k),
-            damping=float(damping),
-            max_iterations=int(max_iterations),
-        )
-        total = float(result[0][3]) if result else 0.0
-        scale = 1.0 / total if total > 0 else 1.0
-        return [RankedNode(str(r[0]), str(r[1]), float(r[2]) * scale) for r in result]
 
     def _require(self) -> None:
         if not self.available():

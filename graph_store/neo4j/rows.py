@@ -10,7 +10,6 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from core.errors import StoreError
@@ -22,15 +21,6 @@ _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 # Upper-case AND / OR / NOT are operators in Lucene; the index analyser lower-cases terms
 # anyway, so lower-casing them keeps the words searchable without their operator meaning.
 _LUCENE_OPERATORS = re.compile(r"\b(AND|OR|NOT)\b")
-
-
-@dataclass(frozen=True)
-class RankedNode:
-    """A chunk or entity with a score from (personalized) PageRank."""
-
-    id: str
-    label: str
-    score: float
 
 
 def one_line(exc: BaseException) -> str:
@@ -76,32 +66,6 @@ def seed_rows(seeds: Mapping[str, float]) -> list[dict[str, Any]]:
         if w > 0.0 and w != float("inf"):
             rows.append({"id": node_id, "weight": w})
     return rows
-
-
-# GDS 2.13 restarts a walk uniformly at its ``sourceNodes`` (per-node bias came in later
-# releases) and scores it as the sum of one walk per source. PageRank is linear in its restart
-# vector, so weighted seeds are the sum over the binary digits of their weights: walk ``b``
-# restarts at the seeds whose weight (in 1/(2^bits - 1) of the heaviest) has bit ``b`` set and
-# counts ``2^b``. Seven walks place every seed within 0.4 % of the heaviest seed's weight.
-SEED_BITS = 7
-
-
-def seed_walks(seeds: Mapping[str, float], bits: int = SEED_BITS) -> list[dict[str, Any]]:
-    """The walks that together restart at ``seeds`` in proportion to their weights: rows of
-    ``weight`` (what one source of the walk counts) and ``ids``; every positive seed is in one
-    walk at least."""
-    rows = seed_rows(seeds)
-    if not rows or bits < 1:
-        return []
-    top = max(r["weight"] for r in rows)
-    scale = (1 << bits) - 1
-    levels = {r["id"]: max(1, round(r["weight"] / top * scale)) for r in rows}
-    walks = []
-    for b in range(bits):
-        ids = [node for node, level in levels.items() if level >> b & 1]
-        if ids:
-            walks.append({"weight": (1 << b) * top / scale, "ids": ids})
-    return walks
 
 
 def validated_hops(hops: int, max_hops: int) -> int:

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
+import pytest
+
 from graph_schema import DocumentGraph
+from graph_store.neo4j.store import Neo4jGraphStore
 from tests.integration.tiny_graphs import DIM, vec
 from tests.integration.tiny_graphs import graph as tiny_graph
 from tests.neo4j_local import DATABASE, PASSWORD, URI, USER
@@ -35,3 +40,36 @@ def has_gds() -> bool:
     except Exception:  # any refusal means no GDS
         return False
     return True
+
+
+def refuse_foreign() -> None:
+    """Fail when the database holds documents these tests did not write; drop the vector
+    indexes so that they are created with the tests' dimension."""
+    foreign = driver_run(
+        "MATCH (d:Document) WHERE NOT d.id STARTS WITH $prefix RETURN count(d) AS n",
+        prefix=PREFIX,
+    )
+    if foreign and foreign[0]["n"]:
+        pytest.fail(f"{URI} holds real documents; these tests wipe their database", False)
+    # Vector indexes keep the dimension they were created with: start from ours.
+    for name in ("chunk_embedding", "entity_embedding"):
+        driver_run(f"DROP INDEX {name} IF EXISTS")
+
+
+@contextmanager
+def fresh_store() -> Iterator[Neo4jGraphStore]:
+    """An opened, schema-initialised store over the emptied database."""
+    if has_gds():
+        driver_run(
+            "CALL gds.graph.list() YIELD graphName "
+            "CALL gds.graph.drop(graphName, false) YIELD graphName AS dropped RETURN count(*)"
+        )
+    driver_run("MATCH (n) DETACH DELETE n")
+    s = Neo4jGraphStore(URI, USER, PASSWORD, DATABASE, DIM, "test-model")
+    s.open()
+    s.init_schema()
+    s.init_schema()  # idempotent
+    try:
+        yield s
+    finally:
+        s.close()

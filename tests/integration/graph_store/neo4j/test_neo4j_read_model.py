@@ -1,6 +1,7 @@
 """The Neo4j read model on a real Neo4j + GDS + APOC, checked against the in-memory read model
 over the same graph (the projection Neo4j's graph is read into): authority written by GDS,
-personalized PageRank from weighted seeds, relation paths, linking inputs, the graph preset."""
+linking inputs within the vector index's precision, the graph preset. The walk, relation paths
+and alias linking are the port's contract (../contract/test_read_model_contract.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from graph_store.neo4j.read_model import Neo4jReadModel
 from graph_store.neo4j.store import Neo4jGraphStore
 from graph_store.read_model import GraphReadModel
 from retrieval.config import RetrievalSettings
-from retrieval.graph_search_native import graph_search_native
+from retrieval.graph_search import graph_search
 from retrieval.read_model import InMemoryReadModel
 from tests.integration.graph_store.neo4j.graphs import graph, vec
 
@@ -62,53 +63,6 @@ def test_authority_is_gds_pagerank_written_as_the_projection_computes_it(
     assert percentiles == pytest.approx(models[1].authority_percentiles(["a", "b", "d"]))
 
 
-def test_personalized_pagerank_from_weighted_seeds_matches_in_memory(
-    models: tuple[Neo4jReadModel, InMemoryReadModel],
-) -> None:
-    native, memory = models
-    seeds = {"a": 0.7, "d": 0.3}
-    got = native.personalized_pagerank(seeds, 100, damping=0.85)
-    want = memory.personalized_pagerank(seeds, 100, damping=0.85)
-    assert list(got)[:3] == list(want)[:3]
-    assert got == pytest.approx({n: want[n] for n in got}, abs=5e-4)
-    assert native.personalized_pagerank({"missing": 1.0}, 5) == {}
-
-
-def test_relation_paths_match_in_memory(models: tuple[Neo4jReadModel, InMemoryReadModel]) -> None:
-    native, memory = models
-    got = native.relation_paths({"a": 1.0}, 3)
-    want = memory.relation_paths({"a": 1.0}, 3)
-    assert set(got) == set(want) == {"a", "b", "c", "d"}
-    for e, hop in want.items():
-        assert (got[e].hops, got[e].via, got[e].relation, got[e].forward) == (
-            hop.hops,
-            hop.via,
-            hop.relation,
-            hop.forward,
-        )
-        assert got[e].strength == pytest.approx(hop.strength)
-    assert native.relation_paths({"a": 1.0}, 1).keys() == {"a", "b"}
-
-
-def test_a_bare_name_links_to_its_qualified_title_as_in_memory(
-    store: Neo4jGraphStore,
-) -> None:
-    # Titles tell namesakes apart ("Brother (Pearl Jam Song)"); questions say "Brother".
-    store.upsert_documents(
-        [graph("dq", ["Brother is a song by Pearl Jam."], ["brother (pearl jam song)"], [])]
-    )
-    question = "Who sang Brother in 1991?"
-    found = {
-        (m.span, m.start, m.end, m.entity_id, round(m.confidence, 6))
-        for m in Neo4jReadModel(store).alias_matches(question)
-    }
-    want = {
-        (m.span, m.start, m.end, m.entity_id, round(m.confidence, 6))
-        for m in InMemoryReadModel(store).alias_matches(question)
-    }
-    assert found == want == {("Brother", 2, 3, "brother (pearl jam song)", 0.8)}
-
-
 def test_linking_inputs_and_chunk_reads(models: tuple[Neo4jReadModel, InMemoryReadModel]) -> None:
     native, memory = models
     matches = native.alias_matches("What does A do with the T-DB report?")
@@ -140,10 +94,10 @@ def test_graph_preset_on_neo4j_finds_the_passage(
     target = next(c for c in memory.index().chunk_ids if c.startswith("t-dd-"))
     vector = np.asarray(memory.index().chunk_matrix[memory.index().chunk_ids.index(target)])
     settings = RetrievalSettings()
-    got = graph_search_native("delta far away", vector, 3, native, settings)
+    got = graph_search("delta far away", vector, 3, native, settings)
     assert got.results[0].chunk_id == target
     assert got.results[0].components["dense"] == pytest.approx(1.0, abs=1e-4)
     # The same preset over the in-memory model of the same graph agrees on the best passage
     # (the walk's scores differ within GDS's tolerance, so ties further down may not).
-    same = graph_search_native("delta far away", vector, 3, memory, settings)
+    same = graph_search("delta far away", vector, 3, memory, settings)
     assert same.results[0].chunk_id == target

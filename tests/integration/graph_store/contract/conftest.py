@@ -1,0 +1,101 @@
+"""The stores every contract test runs on: one fixture parametrised by ``STORE_FACTORIES``.
+
+A factory takes the test's ``pytest.FixtureRequest`` and a temp dir and is a context manager
+yielding an opened, schema-initialised, empty store of the ``GraphStore`` port (and, where the
+adapter has it, the explorer and the read-only query port). A new adapter adds one entry.
+``READ_MODEL_FACTORIES`` names the read model the composition root gives a store (the
+in-memory one unless the adapter brings its own).
+
+Document ids start with ``PREFIX`` on every store: the Neo4j tests wipe their database and
+refuse one holding documents they did not write (tests/integration/graph_store/neo4j).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from graph_schema import DocumentGraph
+from graph_store.port import GraphStore
+from graph_store.read_model import GraphReadModel
+from retrieval.read_model import InMemoryReadModel
+from tests.integration.tiny_graphs import DIM
+from tests.integration.tiny_graphs import graph as tiny_graph
+
+PREFIX = "t-"
+
+StoreFactory = Callable[[pytest.FixtureRequest, Path], AbstractContextManager[Any]]
+
+
+@contextmanager
+def kuzu_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
+    from graph_store.kuzu.store import KuzuGraphStore
+
+    s = KuzuGraphStore(tmp_path / "g.kuzu", DIM, "test-model")
+    s.open()
+    s.init_schema()
+    s.init_schema()  # idempotent
+    try:
+        yield s
+    finally:
+        s.close()
+
+
+@contextmanager
+def neo4j_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
+    """The throwaway database of tests/integration/graph_store/neo4j (its safety check and
+    wipe), started or found as every Neo4j test does."""
+    request.getfixturevalue("neo4j_server")
+    from tests.integration.graph_store.neo4j.graphs import fresh_store, refuse_foreign
+
+    refuse_foreign()
+    with fresh_store() as s:
+        yield s
+
+
+STORE_FACTORIES: dict[str, StoreFactory] = {"kuzu": kuzu_store, "neo4j": neo4j_store}
+
+
+def _neo4j_read_model(store: Any) -> GraphReadModel:
+    from graph_store.neo4j.read_model import Neo4jReadModel
+
+    return Neo4jReadModel(store)
+
+
+READ_MODEL_FACTORIES: dict[str, Callable[[Any], GraphReadModel]] = {"neo4j": _neo4j_read_model}
+
+
+def _params() -> list[Any]:
+    return [
+        pytest.param(name, marks=[pytest.mark.neo4j] if name == "neo4j" else [])
+        for name in STORE_FACTORIES
+    ]
+
+
+@pytest.fixture(params=_params())
+def store_name(request: pytest.FixtureRequest) -> str:
+    name: str = request.param
+    return name
+
+
+@pytest.fixture()
+def store(request: pytest.FixtureRequest, store_name: str, tmp_path: Path) -> Iterator[Any]:
+    with STORE_FACTORIES[store_name](request, tmp_path) as s:
+        assert isinstance(s, GraphStore)
+        yield s
+
+
+@pytest.fixture()
+def read_model(store: Any, store_name: str) -> GraphReadModel:
+    make = READ_MODEL_FACTORIES.get(store_name)
+    return make(store) if make is not None else InMemoryReadModel(store)
+
+
+def graph(
+    doc: str, texts: list[str], ents: list[str], rels: list[tuple[str, str]]
+) -> DocumentGraph:
+    return tiny_graph(doc, texts, ents, rels, PREFIX)
