@@ -43,14 +43,15 @@ def fail(message: str, code: int = 1) -> typer.Exit:
 @contextmanager
 def opened(init: bool = False, reset: bool = False) -> Iterator[Container]:
     """Build the container from settings and hold the store open; KgError becomes ``fail``.
-    ``reset`` empties a Neo4j database first (the embedded store's files are removed by
+    ``reset`` empties a Neo4j or FalkorDB database first (the embedded store's files are removed by
     ``kg init`` before this)."""
     try:
         container = build(get_settings())
         if reset:
+            from graph_store.falkordb.store import FalkorGraphStore
             from graph_store.neo4j.store import Neo4jGraphStore
 
-            if isinstance(container.store, Neo4jGraphStore):
+            if isinstance(container.store, Neo4jGraphStore | FalkorGraphStore):
                 container.store.reset()
         with container.store:
             if init:
