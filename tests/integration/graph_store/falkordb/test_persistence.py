@@ -169,3 +169,9 @@ def test_a_failed_write_in_a_block_is_reported(store: FalkorGraphStore) -> None:
         chunk = bad.chunks[0].model_copy(update={"embedding": (1.0, 0.0, 0.0)})
         store.upsert_documents([bad.model_copy(update={"chunks": (chunk,)})])
     assert store.counts().documents == 1  # validated before anything was sent
+
+
+def test_falkordb_pagerank_ranks_the_entity_relations_point_to(store: FalkorGraphStore) -> None:
+    store.upsert_documents([graph("d", ["x"], ["a", "b", "hub"], [("a", "hub"), ("b", "hub")])])
+    ranked = store.pagerank(3)
+    assert ranked[0][0] == "hub" and ranked[0][1] > ranked[-1][1]
