@@ -64,7 +64,8 @@ class FalkorServer:
     """Start (or adopt), and stop, the server of one data directory. No I/O until ``start``."""
 
     def __init__(self, directory: Path, start_timeout_s: float = 30.0) -> None:
-        self.directory = Path(directory)
+        # Absolute: the server runs with the directory as its working directory.
+        self.directory = Path(directory).absolute()
         self.socket = socket_path(self.directory)
         self._timeout = float(start_timeout_s)
         self._lock: IO[str] | None = None

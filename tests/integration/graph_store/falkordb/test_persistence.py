@@ -175,3 +175,12 @@ def test_falkordb_pagerank_ranks_the_entity_relations_point_to(store: FalkorGrap
     store.upsert_documents([graph("d", ["x"], ["a", "b", "hub"], [("a", "hub"), ("b", "hub")])])
     ranked = store.pagerank(3)
     assert ranked[0][0] == "hub" and ranked[0][1] > ranked[-1][1]
+
+
+def test_a_relative_data_directory_works(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server runs in its directory: a relative path must not be taken twice."""
+    monkeypatch.chdir(tmp_path)
+    with make_store(Path("rel") / "g") as s:
+        s.init_schema()
+        assert s.socket_path.is_absolute() and s.socket_path.is_socket()
+        assert s.counts().documents == 0
