@@ -241,7 +241,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--wiki-passages", type=int, default=0, help="2Wiki slice (0: skip)")
     parser.add_argument("--work", type=Path, default=Path(".kg/bench/stores-compare"))
     parser.add_argument("--out", type=Path, default=Path("bench/results/embedded-stores.json"))
+    both = sub.add_parser("combine", help="gather measure outputs (NAME-STORE.json files)")
+    both.add_argument("files", type=Path, nargs="+")
+    both.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
+    if args.cmd == "combine":
+        gathered: dict[str, Any] = {"measured_at": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+        for f in args.files:
+            name, _, store = f.stem.rpartition("-")
+            gathered.setdefault(name, {})[store] = json.loads(f.read_text(encoding="utf-8"))
+        gathered["summary"] = summary(gathered)
+        args.out.write_text(json.dumps(gathered, indent=2), encoding="utf-8")
+        print(json.dumps(gathered["summary"], indent=2))
+        return
     if args.cmd == "measure":
         result = measure(args.store, args.corpus, args.questions, args.work, args.limit)
         args.out.write_text(json.dumps(result, indent=2), encoding="utf-8")
@@ -270,7 +282,7 @@ def summary(results: dict[str, Any]) -> dict[str, Any]:
     """The headline numbers per corpus and store."""
     out: dict[str, Any] = {}
     for name, by_store in results.items():
-        if not isinstance(by_store, dict):
+        if not isinstance(by_store, dict) or name == "summary":
             continue
         for store, r in by_store.items():
             row = {

@@ -96,12 +96,16 @@ def _digest(store: str, data: Path) -> GraphDigest:
         return graph_digest(s)
 
 
-def run(store: str, work: Path, corpus: Path, batch: int, kills: int, seed: int) -> dict[str, Any]:
+def run(
+    store: str, work: Path, corpus: Path, batch: int, kills: int, seed: int, reuse_clean: bool
+) -> dict[str, Any]:
     passages = len(json.loads(corpus.read_text(encoding="utf-8")))
     batches = -(-passages // batch)
     clean_dir = work / store / "clean"
-    shutil.rmtree(clean_dir, ignore_errors=True)
-    clean_s = _complete(store, clean_dir, corpus, batch)
+    clean_s = 0.0  # 0: the clean build of an earlier run was reused
+    if not (reuse_clean and clean_dir.is_dir()):
+        shutil.rmtree(clean_dir, ignore_errors=True)
+        clean_s = _complete(store, clean_dir, corpus, batch)
     clean = _digest(store, clean_dir)
     print(f"{store}: clean build {clean_s:.0f}s {clean.counts}", file=sys.stderr, flush=True)
     rng = random.Random(seed)
@@ -148,6 +152,7 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=10)
     parser.add_argument("--kills", type=int, default=10)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--reuse-clean", action="store_true", help="keep an earlier clean build")
     parser.add_argument("--work", type=Path, default=Path(".kg/bench/stores-crash"))
     parser.add_argument(
         "--out", type=Path, default=Path("bench/results/embedded-stores-crash.json")
@@ -159,7 +164,9 @@ def main() -> None:
     corpus = write_slice(CORPORA["musique"][0], args.passages, args.work / "corpus")
     result: dict[str, Any] = {"measured_at": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
     for store in args.stores.split(","):
-        result[store] = run(store, args.work, corpus, args.batch, args.kills, args.seed)
+        result[store] = run(
+            store, args.work, corpus, args.batch, args.kills, args.seed, args.reuse_clean
+        )
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(result, indent=2), encoding="utf-8")
     print(

@@ -102,7 +102,8 @@ class FalkorReadsMixin(NamedReadsMixin):
         return read_graph_export(lambda name: self._read(name))
 
     def counts(self: _Host) -> Counts:
-        return Counts(*(int(v) for v in self._read("counts")[0]))
+        rows = self._read("counts")  # none for a graph never written (no key yet)
+        return Counts(*(int(v) for v in rows[0])) if rows else Counts(0, 0, 0, 0, 0, 0)
 
     def projection_data(self: _Host) -> ProjectionData:
         return read_projection(self.graph_version(), lambda name: self._read(name))

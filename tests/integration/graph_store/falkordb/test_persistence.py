@@ -184,3 +184,9 @@ def test_a_relative_data_directory_works(tmp_path: Path, monkeypatch: pytest.Mon
         s.init_schema()
         assert s.socket_path.is_absolute() and s.socket_path.is_socket()
         assert s.counts().documents == 0
+
+
+def test_a_store_never_written_reads_as_empty(tmp_path: Path) -> None:
+    with make_store(tmp_path / "g") as s:  # no init_schema: FalkorDB has no key yet
+        assert s.counts().documents == 0
+        assert s.graph_version() == "" and s.list_documents() == []
