@@ -12,7 +12,7 @@ from typing import Literal
 
 from core.errors import StoreError
 
-Backend = Literal["kuzu", "neo4j"]
+Backend = Literal["kuzu", "neo4j", "falkordb"]
 
 
 @cache

@@ -1,4 +1,4 @@
-"""Graph-store settings owned by the adapters (``KG_NEO4J__*``)."""
+"""Graph-store settings owned by the adapters (``KG_NEO4J__*``, ``KG_FALKORDB__*``)."""
 
 from __future__ import annotations
 
@@ -18,3 +18,10 @@ class Neo4jSettings(BaseModel):
     # How long opening one TCP/Bolt connection may take (driver default 30 s): a server that
     # does not answer at all (host down, packets dropped) fails in this time, not in half a minute.
     connection_timeout_s: float = Field(default=5.0, gt=0)
+
+
+class FalkorDBSettings(BaseModel):
+    # How long open() waits for the FalkorDB server to answer: it replays its append-only
+    # file before it does (0.3 s for an empty graph here; the AOF of the 2Wiki corpus replays
+    # in seconds), and how long close() waits for it to leave before SIGKILL.
+    start_timeout_s: float = Field(default=60.0, gt=0)

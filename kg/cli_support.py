@@ -53,18 +53,19 @@ NO_DOCUMENTS = "no documents yet in {data_dir}: run 'kg ingest <folder>' first"
 @contextmanager
 def opened(init: bool = False, reset: bool = False, existing: bool = False) -> Iterator[Container]:
     """Build the container from settings and hold the store open; KgError becomes ``fail``.
-    ``reset`` empties a Neo4j database first (the embedded store's files are removed by
-    ``kg init`` before this). ``existing``: the command only reads, so an embedded graph that
-    is not there is an error, and nothing is created."""
+    ``reset`` empties a Neo4j or FalkorDB database first (the embedded store's files are
+    removed by ``kg init`` before this). ``existing``: the command only reads, so an embedded
+    graph that is not there is an error, and nothing is created."""
     settings = get_settings()
     if existing and settings.store == "embedded" and not settings.embedded_path.exists():
         raise fail(NO_GRAPH.format(data_dir=settings.data_dir))
     try:
         container = build(settings)
         if reset:
+            from graph_store.falkordb.store import FalkorGraphStore
             from graph_store.neo4j.store import Neo4jGraphStore
 
-            if isinstance(container.store, Neo4jGraphStore):
+            if isinstance(container.store, Neo4jGraphStore | FalkorGraphStore):
                 container.store.reset()
         with container.store:
             if init:

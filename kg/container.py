@@ -33,6 +33,15 @@ def build_store(settings: Settings, embedder: Embedder) -> GraphStore:
         from graph_store.kuzu.store import KuzuGraphStore
 
         return KuzuGraphStore(settings.embedded_path, embedder.dimension, embedder.model_name)
+    if settings.store == "falkordb":
+        from graph_store.falkordb.store import FalkorGraphStore
+
+        return FalkorGraphStore(
+            settings.falkordb_path,
+            embedder.dimension,
+            embedder.model_name,
+            start_timeout_s=settings.falkordb.start_timeout_s,
+        )
     if settings.store == "neo4j":
         try:
             from graph_store.neo4j.store import Neo4jGraphStore

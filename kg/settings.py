@@ -18,7 +18,7 @@ from api.config import ApiSettings
 from core.errors import ConfigError
 from extraction.config import ChunkingSettings, ExtractionSettings, IngestSettings
 from extraction.sync_config import SyncSettings
-from graph_store.config import Neo4jSettings
+from graph_store.config import FalkorDBSettings, Neo4jSettings
 from kg.llm_server import LlmServerSettings
 from kg.neo4j_server import Neo4jServerSettings
 from llm.config import LlmSettings
@@ -34,11 +34,14 @@ class Settings(BaseSettings):
     )
 
     data_dir: Path = Path(".kg")
-    store: Literal["embedded", "neo4j"] = "embedded"
+    # "embedded" is Kùzu; "falkordb" the FalkorDB server this process owns (measured against
+    # Kùzu in docs/decisions/embedded-store.md); "neo4j" the production store.
+    store: Literal["embedded", "falkordb", "neo4j"] = "embedded"
     embedding: EmbeddingSettings = EmbeddingSettings()
     chunking: ChunkingSettings = ChunkingSettings()
     ingest: IngestSettings = IngestSettings()
     neo4j: Neo4jSettings = Neo4jSettings()
+    falkordb: FalkorDBSettings = FalkorDBSettings()
     # The local server `kg neo4j start` runs from the Maven-resolved jars (no Docker needed).
     neo4j_server: Neo4jServerSettings = Neo4jServerSettings()
     llm: LlmSettings = LlmSettings()
@@ -66,6 +69,11 @@ class Settings(BaseSettings):
     @property
     def embedded_path(self) -> Path:
         return self.data_dir / "graph.kuzu"
+
+    @property
+    def falkordb_path(self) -> Path:
+        """The FalkorDB server's directory: its append-only file, socket, pid and lock."""
+        return self.data_dir / "graph.falkordb"
 
 
 @lru_cache(maxsize=1)

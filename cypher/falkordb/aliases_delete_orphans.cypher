@@ -1,0 +1,3 @@
+MATCH (a:Alias)
+WHERE NOT (a)-[:ALIAS_OF]->(:Entity)
+DELETE a

@@ -1,0 +1,3 @@
+UNWIND $ids AS id
+MATCH (c:Chunk {id: id})
+DETACH DELETE c

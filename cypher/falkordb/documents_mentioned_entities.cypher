@@ -1,0 +1,3 @@
+UNWIND $ids AS id
+MATCH (:Document {id: id})-[:HAS_CHUNK]->(:Chunk)-[:MENTIONS]->(e:Entity)
+RETURN DISTINCT e.id

@@ -1,0 +1,3 @@
+UNWIND $rows AS r
+MATCH (d:Document {id: r.id})
+SET d.authority = r.score

@@ -1,0 +1,5 @@
+// Entities that no chunk mentions any more go, with their relations and alias links.
+UNWIND $entity_ids AS id
+MATCH (e:Entity {id: id})
+WHERE NOT (:Chunk)-[:MENTIONS]->(e)
+DETACH DELETE e

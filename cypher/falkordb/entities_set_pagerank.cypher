@@ -1,0 +1,3 @@
+UNWIND $rows AS r
+MATCH (e:Entity {id: r.id})
+SET e.pagerank = r.score

@@ -1,0 +1,1 @@
+MATCH (e:Entity {id: $id}) RETURN e.id, e.name, e.type

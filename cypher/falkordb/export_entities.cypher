@@ -1,0 +1,1 @@
+MATCH (e:Entity) RETURN e.id, e.name ORDER BY e.id

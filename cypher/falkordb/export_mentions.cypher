@@ -1,0 +1,1 @@
+MATCH (c:Chunk)-[m:MENTIONS]->(e:Entity) RETURN c.id, e.id, m.count

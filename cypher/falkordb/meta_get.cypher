@@ -1,0 +1,1 @@
+MATCH (m:Meta {key: $key}) RETURN m.value

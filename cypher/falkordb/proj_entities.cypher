@@ -1,0 +1,3 @@
+MATCH (e:Entity)
+RETURN e.id, e.name, e.type, e.pagerank, e.embedding
+ORDER BY e.id

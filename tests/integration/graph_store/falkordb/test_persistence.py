@@ -1,0 +1,192 @@
+"""What only the FalkorDB store has to prove: the server it owns keeps every committed write
+across a restart, a ``kill -9`` of the server, and a ``kill -9`` of its owner mid-ingest;
+it listens on a unix socket only; one process owns a data directory at a time."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from core.errors import SchemaVersionError, StoreError
+from graph_store.falkordb.store import FalkorGraphStore
+from tests.integration.graph_store.falkordb.conftest import make_store
+from tests.integration.tiny_graphs import DIM, graph
+
+
+def _docs(n: int, prefix: str = "d") -> list:  # type: ignore[type-arg]
+    return [
+        graph(f"{prefix}{i}", [f"text {i} a", f"text {i} b"], [f"e{i}", "s"], []) for i in range(n)
+    ]
+
+
+def test_constructor_does_no_io(tmp_path: Path) -> None:
+    make_store(tmp_path / "sub" / "g")
+    assert not (tmp_path / "sub").exists()
+
+
+def test_restart_keeps_every_document(tmp_path: Path) -> None:
+    with make_store(tmp_path / "g") as s:
+        s.init_schema()
+        s.upsert_documents(_docs(5))
+        before = s.counts()
+        version = s.graph_version()
+    with make_store(tmp_path / "g") as s:
+        assert s.counts() == before
+        assert s.graph_version() == version
+        assert s.vector_search_entities(s.projection_data().entity_embeddings[0], 1)
+
+
+def test_kill_9_of_the_server_loses_no_committed_document(tmp_path: Path) -> None:
+    s = make_store(tmp_path / "g")
+    s.open()
+    s.init_schema()
+    for g in _docs(20):
+        s.upsert_documents([g])  # one committed write each
+    before = s.counts()
+    pid = s.server_pid
+    assert pid is not None
+    os.kill(pid, signal.SIGKILL)
+    with pytest.raises(StoreError):
+        s.counts()
+    s.close()
+    with make_store(tmp_path / "g") as again:
+        assert again.counts() == before
+        assert again.server_pid != pid
+
+
+def test_kill_9_of_owner_and_server_mid_ingest_keeps_every_committed_document(
+    tmp_path: Path,
+) -> None:
+    """Killed after the child reported 15 commits (never at a time): every reported document
+    is stored whole, and no document is stored in part."""
+    data = tmp_path / "g"
+    child = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "tests.integration.graph_store.falkordb.ingest_until_killed",
+            str(data),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdout is not None
+    server = int(child.stdout.readline().split()[1])
+    committed: list[str] = []
+    while len(committed) < 15:
+        line = child.stdout.readline()
+        assert line, "the writer stopped before 15 commits"
+        committed.append(line.split()[1])
+    os.kill(child.pid, signal.SIGKILL)
+    os.kill(server, signal.SIGKILL)
+    child.wait()
+    with make_store(data) as s:
+        stored = {d.id: d.chunks for d in s.list_documents(0, 10_000)}
+        assert set(committed) <= set(stored)
+        assert all(n == 2 for n in stored.values())  # whole documents only
+        c = s.counts()
+        assert (c.chunks, c.mentions) == (2 * len(stored), 2 * len(stored))
+        s.upsert_documents(_docs(1, "after"))  # and it takes writes again
+
+
+def test_a_server_left_by_a_killed_owner_is_adopted(tmp_path: Path) -> None:
+    data = tmp_path / "g"
+    child = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "tests.integration.graph_store.falkordb.ingest_until_killed",
+            str(data),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdout is not None
+    server = int(child.stdout.readline().split()[1])
+    child.stdout.readline()  # one commit
+    os.kill(child.pid, signal.SIGKILL)
+    child.wait()
+    with make_store(data) as s:
+        assert s.server_pid == server  # the running server, not a second one
+        assert s.counts().documents >= 1
+    assert not Path(f"/proc/{server}").exists() or _zombie(server)
+
+
+def _zombie(pid: int) -> bool:
+    return Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"
+
+
+def test_one_owner_per_data_directory(store: FalkorGraphStore, tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="open in another process"):
+        make_store(tmp_path / "g.falkordb").open()
+    assert store.counts().documents == 0  # the owner is unaffected
+
+
+def test_unix_socket_only(store: FalkorGraphStore) -> None:
+    pid = store.server_pid
+    assert pid is not None and store.socket_path.is_socket()
+    assert oct(store.socket_path.stat().st_mode & 0o777) == oct(0o700)
+    inodes = {
+        os.readlink(f"/proc/{pid}/fd/{fd}")[len("socket:[") : -1]
+        for fd in os.listdir(f"/proc/{pid}/fd")
+        if os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:[")
+    }
+    listening = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[3] == "0A":  # LISTEN
+                listening.add(fields[9])
+    assert inodes and not inodes & listening
+
+
+def test_schema_version_mismatch_is_a_clear_error(tmp_path: Path) -> None:
+    with make_store(tmp_path / "g") as s:
+        s.init_schema()
+        s._write("meta_set", key="schema_version", value="0")
+    with pytest.raises(SchemaVersionError, match="kg init --reset"):
+        make_store(tmp_path / "g").open()
+    with pytest.raises(SchemaVersionError):
+        FalkorGraphStore(tmp_path / "g", DIM * 2, "other").open()
+    # reset empties a store of another version, and the lock is free again after each failure
+    s = make_store(tmp_path / "g")
+    s.reset()
+    s.open()
+    s.init_schema()
+    assert s.counts().documents == 0
+    s.close()
+
+
+def test_a_failed_write_in_a_block_is_reported(store: FalkorGraphStore) -> None:
+    store.upsert_documents(_docs(1))
+    with pytest.raises(StoreError, match="has a 3-d embedding"):
+        bad = graph("bad", ["x"], [], [])
+        chunk = bad.chunks[0].model_copy(update={"embedding": (1.0, 0.0, 0.0)})
+        store.upsert_documents([bad.model_copy(update={"chunks": (chunk,)})])
+    assert store.counts().documents == 1  # validated before anything was sent
+
+
+def test_falkordb_pagerank_ranks_the_entity_relations_point_to(store: FalkorGraphStore) -> None:
+    store.upsert_documents([graph("d", ["x"], ["a", "b", "hub"], [("a", "hub"), ("b", "hub")])])
+    ranked = store.pagerank(3)
+    assert ranked[0][0] == "hub" and ranked[0][1] > ranked[-1][1]
+
+
+def test_a_relative_data_directory_works(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server runs in its directory: a relative path must not be taken twice."""
+    monkeypatch.chdir(tmp_path)
+    with make_store(Path("rel") / "g") as s:
+        s.init_schema()
+        assert s.socket_path.is_absolute() and s.socket_path.is_socket()
+        assert s.counts().documents == 0
+
+
+def test_a_store_never_written_reads_as_empty(tmp_path: Path) -> None:
+    with make_store(tmp_path / "g") as s:  # no init_schema: FalkorDB has no key yet
+        assert s.counts().documents == 0
+        assert s.graph_version() == "" and s.list_documents() == []
