@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import logging
 import sys
+from contextlib import ExitStack
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from kg import holder
 from kg.cli_support import err, opened
 
 if TYPE_CHECKING:
@@ -49,7 +51,10 @@ def mcp(
         raise fail(str(exc)) from exc
     # stdout carries the protocol on stdio: every log line goes to stderr.
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
-    with opened(init=True) as c:
+    with opened(init=True) as c, ExitStack() as holding:
+        if c.settings.store == "embedded":
+            # A second command refused by the store's lock names this process (kg/holder.py).
+            holding.enter_context(holder.recorded(c.settings.data_dir, "kg mcp"))
         state = AppState(
             settings=c.settings,
             container=c,
