@@ -16,6 +16,8 @@ from graph_store import explore_core as core
 from graph_store.explore_types import (
     EdgeInfo,
     EntityDetails,
+    EntityRank,
+    GraphDetails,
     GraphPath,
     PropertyInfo,
     SchemaDescription,
@@ -55,6 +57,12 @@ class FalkorExploreMixin:
         self: _Host, from_id: str, to_id: str, max_hops: int = 3, limit: int = 20
     ) -> list[GraphPath]:
         return core.paths(self._read, from_id, to_id, max_hops, limit, _path)
+
+    def entity_ranks(self: _Host, entity_ids: Sequence[str]) -> dict[str, EntityRank]:
+        return core.ranks(self._read, entity_ids)
+
+    def graph_details(self: _Host) -> GraphDetails:
+        return core.graph_details(self._read)
 
     def describe_schema(self: _Host) -> SchemaDescription:
         props: dict[str, list[PropertyInfo]] = {}
