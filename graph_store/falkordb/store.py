@@ -141,7 +141,8 @@ class FalkorGraphStore(FalkorReadsMixin, FalkorExploreMixin):
                     ("meta_set", {"key": "schema_version", "value": SCHEMA_VERSION}),
                     ("meta_set", {"key": "embedding_dim", "value": str(self._dim)}),
                     ("meta_set", {"key": "embedding_model", "value": self._model}),
-                ]
+                ],
+                content=False,  # a graph never written keeps an empty version (the port's)
             )
 
     def _check_version(self) -> None:
@@ -195,14 +196,18 @@ class FalkorGraphStore(FalkorReadsMixin, FalkorExploreMixin):
     def _write(self, name: str, **params: Any) -> list[list[Any]]:
         return self._run(cypher.load("falkordb", name), params, write=True)
 
-    def _exec(self, queries: list[tuple[str, dict[str, Any]]], version: str = "") -> None:
+    def _exec(
+        self, queries: list[tuple[str, dict[str, Any]]], version: str = "", *, content: bool = True
+    ) -> None:
         """Run named write queries as one MULTI/EXEC block, with a new graph version in the
-        same block (caches keyed on it never pair old contents with a new version)."""
+        same block when they change content (caches keyed on it never pair old contents with
+        a new version); bookkeeping (``content=False``) leaves the version as it is."""
         import redis
 
         self._require()
-        fresh = version or uuid.uuid4().hex
-        queries = [*queries, ("meta_set", {"key": "graph_version", "value": fresh})]
+        if content:
+            fresh = version or uuid.uuid4().hex
+            queries = [*queries, ("meta_set", {"key": "graph_version", "value": fresh})]
         try:
             with self._db.connection.pipeline(transaction=True) as pipe:
                 for name, params in queries:
