@@ -38,6 +38,8 @@ class _Host(Protocol):
 
     def _require(self) -> Any: ...
 
+    def _unavailable(self, exc: Exception, during: str = "") -> Exception: ...
+
     def fulltext_aliases(self, query: str, k: int) -> list[EntityHit]: ...
 
     def get_chunks(self, chunk_ids: Sequence[str]) -> list[ChunkHit]: ...
@@ -107,6 +109,8 @@ class FalkorExploreMixin:
             result = graph.ro_query(
                 query, dict(params or {}), timeout=max(1, int(timeout_s * 1000))
             )
+        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
+            raise self._unavailable(exc) from exc
         except redis.exceptions.ResponseError as exc:
             if "read-only" in str(exc):
                 raise ReadOnlyViolation(f"refused: the query writes ({exc})") from exc

@@ -102,11 +102,11 @@ def test_explore_lookup_details_paths_and_read_only_guard(store: GraphStore) -> 
     assert store.paths("anna", "anders", 1) == []
     ranks = store.entity_ranks(["bob", "nobody"])
     assert list(ranks) == ["bob"] and ranks["bob"].mentions >= 1
-    details = store.graph_details()
-    assert [d.id for d in details.documents] == ["d"]
-    assert [(c.doc_id, c.index, c.text) for c in details.chunks] == [("d", 0, "x")]
-    assert {e.id: e.aliases for e in details.entities}["bob"] == ("BOB",)
-    assert {(r.source, r.target) for r in details.relations} == {
+    whole = store.graph_details()
+    assert [d.id for d in whole.documents] == ["d"]
+    assert [(c.doc_id, c.index, c.text) for c in whole.chunks] == [("d", 0, "x")]
+    assert {e.id: e.aliases for e in whole.entities}["bob"] == ("BOB",)
+    assert {(r.source, r.target) for r in whole.relations} == {
         ("anna", "bob"),
         ("bob", "anders"),
     }
