@@ -25,3 +25,10 @@ class FalkorDBSettings(BaseModel):
     # file before it does (0.3 s for an empty graph here; the AOF of the 2Wiki corpus replays
     # in seconds), and how long close() waits for it to leave before SIGKILL.
     start_timeout_s: float = Field(default=60.0, gt=0)
+    # How long one reply from the server may take before the client gives up (redis-py's
+    # socket_timeout, which the FalkorDB client leaves unset: a stuck server hangs a caller for
+    # ever). Generous on purpose: the largest write block (a batch of a few hundred documents)
+    # and the slowest reads take seconds, but a MuSiQue bench run on the 2-core machine at load
+    # average 40+ died on a socket read timeout, so a busy server is given minutes, and a
+    # timeout then surfaces as StoreUnavailable naming this setting (KG_FALKORDB__SOCKET_TIMEOUT_S).
+    socket_timeout_s: float = Field(default=300.0, gt=0)

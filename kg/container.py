@@ -41,6 +41,7 @@ def build_store(settings: Settings, embedder: Embedder) -> GraphStore:
             embedder.dimension,
             embedder.model_name,
             start_timeout_s=settings.falkordb.start_timeout_s,
+            socket_timeout_s=settings.falkordb.socket_timeout_s,
         )
     if settings.store == "neo4j":
         try:

@@ -7,6 +7,8 @@ CREATE INDEX FOR (c:Chunk) ON (c.id);
 CREATE INDEX FOR (e:Entity) ON (e.id, e.name);
 CREATE INDEX FOR (a:Alias) ON (a.normalized);
 CREATE INDEX FOR (m:Meta) ON (m.key);
+// Numeric facts are replaced and deleted by their document's id, and merged by their own.
+CREATE INDEX FOR (f:NumericFact) ON (f.id, f.doc_id);
 CREATE VECTOR INDEX FOR (c:Chunk) ON (c.embedding) OPTIONS {dimension: $dim, similarityFunction: 'cosine'};
 CREATE VECTOR INDEX FOR (e:Entity) ON (e.embedding) OPTIONS {dimension: $dim, similarityFunction: 'cosine'};
 CALL db.idx.fulltext.createNodeIndex('Chunk', 'text');

@@ -16,6 +16,8 @@ from graph_store import explore_core as core
 from graph_store.explore_types import (
     EdgeInfo,
     EntityDetails,
+    EntityRank,
+    GraphDetails,
     GraphPath,
     PropertyInfo,
     SchemaDescription,
@@ -36,6 +38,8 @@ class _Host(Protocol):
 
     def _require(self) -> Any: ...
 
+    def _unavailable(self, exc: Exception, during: str = "") -> Exception: ...
+
     def fulltext_aliases(self, query: str, k: int) -> list[EntityHit]: ...
 
     def get_chunks(self, chunk_ids: Sequence[str]) -> list[ChunkHit]: ...
@@ -55,6 +59,12 @@ class FalkorExploreMixin:
         self: _Host, from_id: str, to_id: str, max_hops: int = 3, limit: int = 20
     ) -> list[GraphPath]:
         return core.paths(self._read, from_id, to_id, max_hops, limit, _path)
+
+    def entity_ranks(self: _Host, entity_ids: Sequence[str]) -> dict[str, EntityRank]:
+        return core.ranks(self._read, entity_ids)
+
+    def graph_details(self: _Host) -> GraphDetails:
+        return core.graph_details(self._read)
 
     def describe_schema(self: _Host) -> SchemaDescription:
         props: dict[str, list[PropertyInfo]] = {}
@@ -99,6 +109,8 @@ class FalkorExploreMixin:
             result = graph.ro_query(
                 query, dict(params or {}), timeout=max(1, int(timeout_s * 1000))
             )
+        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
+            raise self._unavailable(exc) from exc
         except redis.exceptions.ResponseError as exc:
             if "read-only" in str(exc):
                 raise ReadOnlyViolation(f"refused: the query writes ({exc})") from exc

@@ -10,7 +10,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graph_schema import DocumentGraph, Entity
-from graph_store.rows import alias_rows, chunk_rows, document_params, entity_row, relation_rows
+from graph_store.rows import (
+    alias_rows,
+    chunk_rows,
+    document_params,
+    entity_row,
+    numeric_fact_rows,
+    relation_rows,
+)
 
 Query = tuple[str, dict[str, Any]]
 Row = dict[str, Any]
@@ -36,6 +43,7 @@ class Batch:
     aliases: list[Row]
     relations: list[Row]
     same_as: list[Row]
+    numeric_facts: list[Row]
 
     @classmethod
     def of(cls, graphs: Sequence[DocumentGraph], dim: int) -> Batch:
@@ -71,6 +79,7 @@ class Batch:
             ),
             relations=_fold_relations(row for g in ordered for row in relation_rows(g.relations)),
             same_as=same_as_rows(ordered),
+            numeric_facts=numeric_fact_rows(ordered),
         )
 
     def chunk_ids(self) -> set[str]:
@@ -120,6 +129,8 @@ def _take_back(stored: Stored) -> list[Query]:
         )
     out.append(("aliases_strip_documents", {"ids": stored.present}))
     out.append(("documents_delete_mentions", {"ids": stored.present}))
+    # A document's numbers are replaced whole: deleted by document, written afresh.
+    out.append(("numeric_facts_delete", {"ids": stored.present}))
     return out
 
 
@@ -156,6 +167,7 @@ def upsert(batch: Batch, stored: Stored) -> list[Query]:
         ("mentions_merge", batch.mentions),
         ("aliases_merge", batch.aliases),
         ("relations_merge", batch.relations),
+        ("numeric_facts_merge", batch.numeric_facts),
     ):
         if rows:
             out.append((name, {"rows": rows}))

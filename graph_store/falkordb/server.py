@@ -200,7 +200,12 @@ class FalkorServer:
         )
         try:
             return bool(client.ping())
-        except (redis.exceptions.ConnectionError, redis.exceptions.BusyLoadingError, OSError):
+        except (
+            redis.exceptions.ConnectionError,
+            redis.exceptions.BusyLoadingError,
+            redis.exceptions.TimeoutError,  # a busy machine: poll again until the deadline
+            OSError,
+        ):
             return False
         except redis.exceptions.ResponseError:  # LOADING: replaying the log
             return False

@@ -49,6 +49,7 @@ class FalkorGraphStore(FalkorReadsMixin, FalkorExploreMixin):
         embedding_model: str,
         *,
         start_timeout_s: float = 30.0,
+        socket_timeout_s: float = 300.0,
     ) -> None:
         if embedding_dim <= 0:
             raise StoreError(f"embedding dimension must be positive, got {embedding_dim}")
@@ -56,6 +57,7 @@ class FalkorGraphStore(FalkorReadsMixin, FalkorExploreMixin):
         self._dim = int(embedding_dim)
         self._model = embedding_model
         self._server = FalkorServer(self._path, start_timeout_s)
+        self._socket_timeout_s = float(socket_timeout_s)
         self._db: Any = None
         self._graph: Any = None
         self._write_lock = threading.Lock()
@@ -72,15 +74,35 @@ class FalkorGraphStore(FalkorReadsMixin, FalkorExploreMixin):
             raise
 
     def _connect(self) -> None:
+        import redis
         from falkordb import FalkorDB
 
         self._server.start()
         try:
-            self._db = FalkorDB(unix_socket_path=str(self._server.socket))
+            self._db = FalkorDB(
+                unix_socket_path=str(self._server.socket),
+                socket_timeout=self._socket_timeout_s,
+                socket_connect_timeout=self._socket_timeout_s,
+            )
             self._graph = self._db.select_graph(GRAPH)
+        except redis.exceptions.RedisError as exc:
+            self.close()
+            raise self._unavailable(exc) from exc
         except BaseException:
             self.close()
             raise
+
+    def _unavailable(self, exc: Exception, during: str = "") -> StoreUnavailable:
+        """A redis connection or timeout error as ours, saying which (a timeout names the
+        setting that bounds it)."""
+        import redis
+
+        if isinstance(exc, redis.exceptions.TimeoutError):
+            return StoreUnavailable(
+                f"the FalkorDB server did not answer within {self._socket_timeout_s:g} s{during} "
+                "(overloaded or stuck; KG_FALKORDB__SOCKET_TIMEOUT_S sets the limit)"
+            )
+        return StoreUnavailable(f"the FalkorDB server does not answer{during}: {exc}")
 
     def reset(self) -> None:
         """Empty the graph, its indexes with it (``kg init --reset``). Opens the store when
@@ -92,6 +114,8 @@ class FalkorGraphStore(FalkorReadsMixin, FalkorExploreMixin):
         with self._writing():
             try:
                 self._graph.delete()
+            except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
+                raise self._unavailable(exc) from exc
             except redis.exceptions.ResponseError as exc:
                 if "empty key" not in str(exc) and "Invalid graph" not in str(exc):
                     raise StoreError(f"cannot empty the FalkorDB graph: {exc}") from exc
@@ -141,7 +165,8 @@ class FalkorGraphStore(FalkorReadsMixin, FalkorExploreMixin):
                     ("meta_set", {"key": "schema_version", "value": SCHEMA_VERSION}),
                     ("meta_set", {"key": "embedding_dim", "value": str(self._dim)}),
                     ("meta_set", {"key": "embedding_model", "value": self._model}),
-                ]
+                ],
+                content=False,  # a graph never written keeps an empty version (the port's)
             )
 
     def _check_version(self) -> None:
@@ -179,7 +204,7 @@ class FalkorGraphStore(FalkorReadsMixin, FalkorExploreMixin):
         try:
             result = graph.query(text, params) if write else graph.ro_query(text, params)
         except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
-            raise StoreUnavailable(f"the FalkorDB server does not answer: {exc}") from exc
+            raise self._unavailable(exc) from exc
         except redis.exceptions.ResponseError as exc:
             if not write and "empty key" in str(exc):
                 return []  # a read of a graph never written: FalkorDB has no key for it yet
@@ -195,14 +220,18 @@ class FalkorGraphStore(FalkorReadsMixin, FalkorExploreMixin):
     def _write(self, name: str, **params: Any) -> list[list[Any]]:
         return self._run(cypher.load("falkordb", name), params, write=True)
 
-    def _exec(self, queries: list[tuple[str, dict[str, Any]]], version: str = "") -> None:
+    def _exec(
+        self, queries: list[tuple[str, dict[str, Any]]], version: str = "", *, content: bool = True
+    ) -> None:
         """Run named write queries as one MULTI/EXEC block, with a new graph version in the
-        same block (caches keyed on it never pair old contents with a new version)."""
+        same block when they change content (caches keyed on it never pair old contents with
+        a new version); bookkeeping (``content=False``) leaves the version as it is."""
         import redis
 
         self._require()
-        fresh = version or uuid.uuid4().hex
-        queries = [*queries, ("meta_set", {"key": "graph_version", "value": fresh})]
+        if content:
+            fresh = version or uuid.uuid4().hex
+            queries = [*queries, ("meta_set", {"key": "graph_version", "value": fresh})]
         try:
             with self._db.connection.pipeline(transaction=True) as pipe:
                 for name, params in queries:
@@ -210,9 +239,10 @@ class FalkorGraphStore(FalkorReadsMixin, FalkorExploreMixin):
                     pipe.execute_command("GRAPH.QUERY", GRAPH, text, "--compact")
                 replies = pipe.execute(raise_on_error=False)
         except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
-            raise StoreUnavailable(
-                f"the FalkorDB server went away during a write ({exc}); the block was applied "
-                "whole or not at all: ingest again to be sure"
+            raise self._unavailable(
+                exc,
+                " during a write; the block was applied whole or not at all: ingest again "
+                "to be sure",
             ) from exc
         except redis.exceptions.RedisError as exc:
             raise StoreError(f"FalkorDB write failed: {exc}") from exc

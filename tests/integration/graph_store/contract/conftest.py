@@ -57,7 +57,26 @@ def neo4j_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]
         yield s
 
 
-STORE_FACTORIES: dict[str, StoreFactory] = {"kuzu": kuzu_store, "neo4j": neo4j_store}
+@contextmanager
+def falkordb_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
+    """Its own redis-server with the FalkorDB module on a fresh data directory."""
+    from graph_store.falkordb.store import FalkorGraphStore
+
+    s = FalkorGraphStore(tmp_path / "g.falkordb", DIM, "test-model")
+    s.open()
+    s.init_schema()
+    s.init_schema()  # idempotent
+    try:
+        yield s
+    finally:
+        s.close()
+
+
+STORE_FACTORIES: dict[str, StoreFactory] = {
+    "kuzu": kuzu_store,
+    "neo4j": neo4j_store,
+    "falkordb": falkordb_store,
+}
 
 
 def _neo4j_read_model(store: Any) -> GraphReadModel:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from core.errors import SchemaVersionError, StoreError
+from core.errors import SchemaVersionError, StoreError, StoreUnavailable
 from graph_store.falkordb.store import FalkorGraphStore
 from tests.integration.graph_store.falkordb.conftest import make_store
 from tests.integration.tiny_graphs import DIM, graph
@@ -190,3 +190,22 @@ def test_a_store_never_written_reads_as_empty(tmp_path: Path) -> None:
     with make_store(tmp_path / "g") as s:  # no init_schema: FalkorDB has no key yet
         assert s.counts().documents == 0
         assert s.graph_version() == "" and s.list_documents() == []
+
+
+def test_a_server_that_stops_answering_is_store_unavailable(tmp_path: Path) -> None:
+    """A stopped (SIGSTOP) server never replies, whatever the limit: the client's socket
+    timeout ends the wait, and the caller gets our error naming the setting, not redis's."""
+    s = FalkorGraphStore(tmp_path / "g", DIM, "test-model", socket_timeout_s=0.5)
+    with s:
+        s.init_schema()
+        s.upsert_documents(_docs(1))
+        pid = s.server_pid
+        assert pid is not None
+        os.kill(pid, signal.SIGSTOP)
+        try:
+            with pytest.raises(StoreUnavailable, match="SOCKET_TIMEOUT_S"):
+                s.counts()
+            with pytest.raises(StoreUnavailable, match=r"within 0\.5 s during a write"):
+                s.set_pagerank({"s": 1.0}, {})
+        finally:
+            os.kill(pid, signal.SIGCONT)
