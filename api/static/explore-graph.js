@@ -125,25 +125,28 @@ window.kgGraph = (() => {
     }
   }
 
-  // New nodes on rings around ``anchor``, each on a free spot; nothing else moves.
+  // New nodes on rings around ``anchor``, each on a spot where its box (label included)
+  // touches no other node's; nothing else moves.
   function placeAround(cy, anchor, added) {
     const c = anchor.position();
-    const others = cy.nodes().not(added);
+    const taken = cy.nodes().not(added).map((o) => box(o));
+    const LAST = 20;
     let ring = 0, placed = 0;
     const nodes = added.toArray();
-    while (placed < nodes.length && ring < 12) {
+    while (placed < nodes.length && ring < LAST) {
       ring += 1;
       const radius = 110 * ring;
       const slots = Math.max(8, Math.floor((2 * Math.PI * radius) / 70));
       const start = ring * 0.37; // offset rings so spokes do not line up
       for (let s = 0; s < slots && placed < nodes.length; s++) {
         const angle = start + (2 * Math.PI * s) / slots;
-        const spot = { x: c.x + radius * Math.cos(angle), y: c.y + radius * Math.sin(angle) };
-        const free = others.every((o) => {
-          const p = o.position();
-          return Math.hypot(p.x - spot.x, p.y - spot.y) > 70;
-        });
-        if (free || ring === 12) { nodes[placed].position(spot); placed += 1; }
+        const n = nodes[placed];
+        n.position({ x: c.x + radius * Math.cos(angle), y: c.y + radius * Math.sin(angle) });
+        const b = box(n);
+        if (ring === LAST || taken.every((o) => !overlaps(b, o))) {
+          taken.push(b);
+          placed += 1;
+        }
       }
     }
     separate(cy, nodes);
