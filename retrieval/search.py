@@ -8,6 +8,8 @@ metadata filters apply to every preset.
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 from core.errors import ConfigError
@@ -97,7 +99,10 @@ class Searcher:
         a caller that retrieves several times and must not meet two versions."""
         if not isinstance(self._model, InMemoryReadModel):
             return self
-        return Searcher(self._store, self._embedder, self._settings, self._model.pinned())
+        # A copy, not a new Searcher: a subclass (or a wrapper's state) stays what it was.
+        twin = copy.copy(self)
+        twin._model = self._model.pinned()
+        return twin
 
     def _flat(
         self,

@@ -75,7 +75,7 @@ def test_offline_ask_prints_answer_citations_confidence_and_audit_log(data: Path
     assert md.stdout.startswith(f"# {QUESTION}") and "## Sources consulted" in md.stdout
     assert "RUHT Priorities" in md.stdout and "Annual Plan" not in md.stdout  # --type filters
     bad = kg(data, "ask", QUESTION, "--from", "March")
-    assert bad.returncode == 1 and bad.stderr.startswith("error:") and "date_from" in bad.stderr
+    assert bad.returncode == 1 and bad.stderr.startswith("error:") and "'March'" in bad.stderr
     as_json = json.loads(kg(data, "ask", QUESTION, "--json").stdout)
     for key in ("answer", "citations", "confidence", "reason", "warnings", "iterations", "run_id"):
         assert key in as_json
