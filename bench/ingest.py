@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.environment import describe
-from extraction.loaders import load_file
+from extraction.loaders import discover, load_file
 from extraction.pipeline import embedding_input
 from kg.container import build
 from kg.settings import Settings, get_settings
@@ -74,9 +74,10 @@ def _measure(
     if embedder is not None:
         container.embedder = embedder
     sources = []
-    for path in sorted(corpus.rglob("*")) if corpus.is_dir() else [corpus]:
-        if path.is_file():
-            sources.extend(load_file(path, cfg.ingest.max_file_bytes))
+    # The files an ingest of the folder reads (supported suffixes, no README), in its order.
+    files, _missing = discover([corpus], cfg.ingest.include_readmes)
+    for path in files:
+        sources.extend(load_file(path, cfg.ingest.max_file_bytes))
     if limit is not None:
         sources = sources[:limit]
     # The same inputs the ingest embeds (title-led chunks); one chunk per passage here.
