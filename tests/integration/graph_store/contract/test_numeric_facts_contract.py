@@ -1,11 +1,13 @@
-"""Numeric facts in Neo4j, as in the embedded store: written with their document, replaced
-whole when it is written again, deleted with it, read back by kind."""
+"""Numeric facts (the threshold catalogue the numeric tools read) on every store: written with
+their document, replaced whole when it is written again (the same graph twice included),
+deleted with it, read back by kind."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from graph_schema import DocumentGraph, NumericFact
-from graph_store.neo4j.store import Neo4jGraphStore
-from tests.integration.graph_store.neo4j.graphs import PREFIX, graph
+from tests.integration.graph_store.contract.conftest import PREFIX, graph
 
 
 def _with_facts(g: DocumentGraph, *facts: tuple[float, str, str]) -> DocumentGraph:
@@ -31,33 +33,30 @@ def _with_facts(g: DocumentGraph, *facts: tuple[float, str, str]) -> DocumentGra
     )
 
 
-def _facts(store: Neo4jGraphStore, *kinds: str) -> list[tuple[str, float, str, str]]:
+def _facts(store: Any, *kinds: str) -> list[tuple[str, float, str, str]]:
     hits = store.numeric_facts(kinds or ("max", "min", "amount"))
     return sorted((h.fact.doc_id, h.fact.value, h.fact.measure, h.doc_title) for h in hits)
 
 
-def test_facts_are_replaced_with_their_document_and_deleted_with_it(
-    store: Neo4jGraphStore,
-) -> None:
+def test_facts_are_replaced_with_their_document_and_deleted_with_it(store: Any) -> None:
+    da, db = f"{PREFIX}da", f"{PREFIX}db"
     a = _with_facts(
         graph("da", ["alpha trust"], ["a"], []), (500.0, "saving", "max"), (90.0, "fee", "amount")
     )
     b = _with_facts(graph("db", ["beta trust"], ["a"], []), (120.0, "saving", "amount"))
     store.upsert_documents([a, b])
     store.upsert_documents([a, b])  # the same graphs again: nothing doubles
+    assert store.counts().documents == 2
     assert _facts(store) == [
-        (PREFIX + "da", 90.0, "fee", "T-DA"),
-        (PREFIX + "da", 500.0, "saving", "T-DA"),
-        (PREFIX + "db", 120.0, "saving", "T-DB"),
+        (da, 90.0, "fee", da.upper()),
+        (da, 500.0, "saving", da.upper()),
+        (db, 120.0, "saving", db.upper()),
     ]
-    assert _facts(store, "max") == [(PREFIX + "da", 500.0, "saving", "T-DA")]
+    assert _facts(store, "max") == [(da, 500.0, "saving", da.upper())]
     ids = {h.fact.id for h in store.numeric_facts()}
-    assert all("@" not in i for i in ids)  # the write's nonce is not part of the fact's id
+    assert all("@" not in i for i in ids)  # a write's nonce is not part of the fact's id
     changed = _with_facts(graph("da", ["alpha trust"], ["a"], []), (750.0, "saving", "max"))
     store.upsert_documents([changed])
-    assert _facts(store) == [
-        (PREFIX + "da", 750.0, "saving", "T-DA"),
-        (PREFIX + "db", 120.0, "saving", "T-DB"),
-    ]
-    assert store.delete_document(PREFIX + "da")
-    assert _facts(store) == [(PREFIX + "db", 120.0, "saving", "T-DB")]
+    assert _facts(store) == [(da, 750.0, "saving", da.upper()), (db, 120.0, "saving", db.upper())]
+    assert store.delete_document(da)
+    assert _facts(store) == [(db, 120.0, "saving", db.upper())]
