@@ -12,6 +12,7 @@ Loading is lazy: constructing costs nothing, and neither library is imported bef
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import threading
 from collections.abc import Sequence
@@ -259,13 +260,24 @@ class OnnxEmbedder:
 
 
 def make_embedder(
-    backend: Literal["torch", "onnx"],
+    backend: Literal["auto", "torch", "onnx"],
     model: str = "",
     batch_size: int = 64,
     device: str = "cpu",
     blas_threads: int = 0,
 ) -> Embedder:
-    """The adapter a backend names; imports nothing heavy until the first embed."""
+    """The adapter a backend names ("auto": torch where sentence-transformers is installed);
+    imports nothing heavy until the first embed."""
+    if backend == "auto":
+        backend = "torch" if _installed("sentence_transformers") else "onnx"
     if backend == "onnx":
         return OnnxEmbedder(model, batch_size, blas_threads)
     return SentenceTransformerEmbedder(model, batch_size, device, blas_threads)
+
+
+def _installed(module: str) -> bool:
+    """Whether ``module`` can be imported, without importing it."""
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False

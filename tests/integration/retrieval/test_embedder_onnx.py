@@ -87,7 +87,10 @@ def test_token_counts_equal_the_torch_tokenizers(
 
 
 def test_the_setting_picks_the_adapter(tmp_path: Path) -> None:
-    assert EmbeddingSettings.model_fields["backend"].default == "onnx"
+    # "auto": torch where it is installed (here, the test install), onnx where it is not (the
+    # CLI test below, with PyTorch made unimportable).
+    assert EmbeddingSettings.model_fields["backend"].default == "auto"
+    assert isinstance(make_embedder("auto"), SentenceTransformerEmbedder)
     picked = build_embedder(Settings(data_dir=tmp_path, embedding={"backend": "onnx"}))
     assert isinstance(picked, OnnxEmbedder) and picked.model_name == ONNX_MODEL_NAME
     torch = make_embedder("torch")
@@ -134,7 +137,8 @@ def test_the_cli_works_without_pytorch(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith("KG_")}
-    env |= {"KG_DATA_DIR": str(tmp_path / "kg"), "KG_EMBEDDING__BACKEND": "onnx"}
+    # The default backend, auto: with PyTorch blocked only onnx can run these commands.
+    env |= {"KG_DATA_DIR": str(tmp_path / "kg")}
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
 
     def kg(*args: str) -> str:
