@@ -89,7 +89,7 @@ def get_settings() -> Settings:
 
 
 def describe_invalid(exc: ValidationError) -> str:
-    """``invalid setting KG_STORE='neo5j': Input should be 'embedded' or 'neo4j'``, the
+    """``invalid setting KG_STORE='neo5j': Input should be 'embedded', 'falkordb' or 'neo4j'``, the
     problems joined on one line."""
     problems = []
     for e in exc.errors():

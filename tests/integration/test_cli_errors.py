@@ -37,7 +37,7 @@ def one_error_line(done: subprocess.CompletedProcess[str]) -> str:
 @pytest.mark.parametrize(
     ("variable", "value", "allowed"),
     [
-        ("KG_STORE", "neo5j", "'embedded' or 'neo4j'"),
+        ("KG_STORE", "neo5j", "'embedded', 'falkordb' or 'neo4j'"),
         ("KG_INGEST__MAX_FILE_BYTES", "10", "greater than or equal to 1024"),
     ],
 )

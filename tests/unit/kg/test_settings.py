@@ -23,7 +23,11 @@ def fresh(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[pytest.Mo
 @pytest.mark.parametrize(
     ("variable", "value", "says"),
     [
-        ("KG_STORE", "neo5j", "KG_STORE='neo5j': Input should be 'embedded' or 'neo4j'"),
+        (
+            "KG_STORE",
+            "neo5j",
+            "KG_STORE='neo5j': Input should be 'embedded', 'falkordb' or 'neo4j'",
+        ),
         ("KG_INGEST__MAX_FILE_BYTES", "10", "KG_INGEST__MAX_FILE_BYTES='10': "),
     ],
 )
