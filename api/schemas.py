@@ -73,7 +73,10 @@ class IngestOut(BaseModel):
 
 # Request bodies refuse fields they do not have: a typo ("tpye") is a 422 naming it, not a
 # filter silently dropped.
-_STRICT = ConfigDict(extra="forbid")
+# Unknown fields are refused (a typo must not drop a filter), and values are taken as the
+# schema types them: a JSON true is not the integer 1, nor "5" the number 5 (the fuzz's
+# negative cases found `"max_iterations": true` accepted).
+_STRICT = ConfigDict(extra="forbid", strict=True)
 
 
 class IngestRequest(BaseModel):
@@ -97,7 +100,7 @@ class SearchRequest(BaseModel):
     """The filters carry the names ``kg search`` gives them (``--source``, ``--type``,
     ``--from``, ``--to``); every condition given must hold."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="forbid")
+    model_config = ConfigDict(populate_by_name=True, extra="forbid", strict=True)
 
     question: str = Field(min_length=1, max_length=4000)
     k: int = Field(default=5, ge=1, le=100)
@@ -138,7 +141,7 @@ class AskRequest(BaseModel):
     """The filters of ``/v1/search`` (``source``, ``type``, ``from``, ``to``) apply to every
     retrieval of the agent loop."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="forbid")
+    model_config = ConfigDict(populate_by_name=True, extra="forbid", strict=True)
 
     question: str = Field(min_length=1, max_length=4000)
     # Chunks retrieved per sub-query and agent rounds; the KG_AGENT__* settings when omitted.

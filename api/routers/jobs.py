@@ -31,7 +31,7 @@ SHUTDOWN_WAIT_S = 60.0
 
 
 class SyncRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     # Relative paths are taken from the first allowed root (ingest roots, then sync dirs).
     dirs: list[str] | None = Field(default=None, min_length=1, max_length=100)
