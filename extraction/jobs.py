@@ -54,6 +54,10 @@ class Job(BaseModel):
     unchanged: int = 0
     failed: int = 0
     errors: list[str] = Field(default_factory=list)
+    skipped: list[str] = Field(
+        default_factory=list,
+        description="README.md files left out of the folders (KG_INGEST__INCLUDE_READMES)",
+    )
 
     def finished(self, report: SyncReport) -> Job:
         if report.cancelled:
@@ -77,6 +81,7 @@ class Job(BaseModel):
                 "unchanged": report.unchanged,
                 "failed": len(report.failed),
                 "errors": errors,
+                "skipped": report.skipped[:MAX_ERRORS],
             }
         )
 

@@ -83,9 +83,18 @@ class Syncer:
     """Constructing does no I/O; ``sync`` reads the roots and writes the store."""
 
     def __init__(
-        self, store: GraphStore, ingestor: Ingestor, max_file_bytes: int, state_dir: Path
+        self,
+        store: GraphStore,
+        ingestor: Ingestor,
+        max_file_bytes: int,
+        state_dir: Path,
+        *,
+        include_readmes: bool = False,
     ) -> None:
         self._store = store
+        # The same rule as `kg ingest` (KG_INGEST__INCLUDE_READMES): a store built with the
+        # READMEs must not lose them at the next sync, nor gain them without it.
+        self._include_readmes = include_readmes
         self._ingestor = ingestor
         self._max_file_bytes = max_file_bytes
         self._marker = state_dir / REFRESH_MARKER
@@ -164,7 +173,9 @@ class Syncer:
                     scan.roots.append(resolved)
             else:
                 report.failed.append(SyncFailure(str(root), "no such file or directory"))
-        found, errors = discover(scan.roots)
+        skipped: list[Path] = []
+        found, errors = discover(scan.roots, self._include_readmes, skipped)
+        report.skipped = [str(p) for p in skipped]
         report.failed.extend(SyncFailure(e.source, e.reason) for e in errors)
         scan.files = list(dict.fromkeys(f.resolve() for f in found))  # overlapping roots
         report.files = len(scan.files)

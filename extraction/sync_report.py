@@ -29,6 +29,8 @@ class SyncReport:
     reresolved: list[str] = field(default_factory=list)
     unchanged: int = 0
     failed: list[SyncFailure] = field(default_factory=list)
+    # folders' README.md files left out (KG_INGEST__INCLUDE_READMES), said rather than silent
+    skipped: list[str] = field(default_factory=list)
     refreshed: bool = False
     cancelled: bool = False
     seconds: float = 0.0

@@ -122,6 +122,7 @@ def install(app: FastAPI, container: Services, settings: ApiHost) -> None:
         container.ingestor(),
         settings.ingest.max_file_bytes,
         settings.data_dir / "sync",
+        include_readmes=settings.ingest.include_readmes,
     )
     manager = JobManager(
         lambda dirs, stop: syncer.sync(dirs, should_stop=stop),

@@ -69,7 +69,11 @@ class _Stopper:
 def _manager(c: Container, progress_hook: ProgressHook) -> JobManager:
     settings = c.settings
     syncer = Syncer(
-        c.store, c.ingestor(), settings.ingest.max_file_bytes, settings.data_dir / "sync"
+        c.store,
+        c.ingestor(),
+        settings.ingest.max_file_bytes,
+        settings.data_dir / "sync",
+        include_readmes=settings.ingest.include_readmes,
     )
     return JobManager(
         lambda dirs, stop: syncer.sync(dirs, progress_hook, stop),
@@ -110,6 +114,12 @@ def _summary(job: Job) -> str:
 
 
 def _report(job: Job, as_json: bool) -> None:
+    for readme in job.skipped:
+        err.print(
+            f"skipped: {readme}: README (KG_INGEST__INCLUDE_READMES=true ingests it)",
+            highlight=False,
+            soft_wrap=True,
+        )
     for line in job.errors:
         err.print(f"[red]error:[/] {line}", highlight=False, soft_wrap=True)
     if as_json:

@@ -38,3 +38,27 @@ def test_sync_without_directories_says_how_to_name_them(tmp_path: Path) -> None:
     job = json.loads(failed.stdout)
     assert job["status"] == "partial"
     assert job["errors"] == [f"{only_bad / 'empty.md'}: file is empty"]
+
+
+def test_sync_follows_the_readme_rule_of_ingest(tmp_path: Path) -> None:
+    """A folder's README is left out, and said so, as `kg ingest` does; a store built with
+    KG_INGEST__INCLUDE_READMES keeps its README through a sync run with the same setting."""
+    src, data = tmp_path / "src", tmp_path / "kg"
+    write_docs(src, 0, 2)
+    readme = src / "README.md"
+    readme.write_text("# About these reports\n\nThe Harbour Board wrote them.\n", encoding="utf-8")
+
+    plain = kg(data, "sync", str(src), "--json")
+    assert plain.returncode == 0, plain.stderr
+    job = json.loads(plain.stdout)
+    assert (job["added"], job["files"], job["skipped"]) == (2, 2, [str(readme)])
+    assert f"skipped: {readme}: README" in plain.stderr
+
+    with_readmes = tmp_path / "kg-readmes"
+    on = {"KG_INGEST__INCLUDE_READMES": "true"}
+    ingested = kg(with_readmes, "ingest", str(src), **on)
+    assert ingested.returncode == 0, ingested.stderr
+    synced = kg(with_readmes, "sync", str(src), "--json", **on)
+    assert synced.returncode == 0, synced.stderr
+    job = json.loads(synced.stdout)
+    assert (job["files"], job["removed"], job["unchanged"], job["skipped"]) == (3, 0, 3, [])
