@@ -100,10 +100,14 @@ def _measure(
     embed_s = time.perf_counter() - started
     embed_cpu = _cpu_s() - cpu_start
 
+    if cfg.store == "neo4j":
+        from graph_store.neo4j.store import Neo4jGraphStore
+
+        assert isinstance(container.store, Neo4jGraphStore)
+        # A database of its own, emptied (and opened, whatever schema it held) first.
+        container.store.reset()
     container.store.open()
     try:
-        if cfg.store != "embedded":
-            container.store.reset()  # a database of its own: emptied, never a temporary one
         container.store.init_schema()
         ingestor = container.ingestor()
         profiler = cProfile.Profile() if profile else None
