@@ -77,7 +77,7 @@ def empty_neo4j() -> None:
         "CALL gds.graph.list() YIELD graphName "
         "CALL gds.graph.drop(graphName, false) YIELD graphName AS dropped RETURN count(*)"
     )
-    _run("MATCH (n) CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS")
+    _run("MATCH (n) DETACH DELETE n")
     # Vector indexes keep the dimension they were created with: the next schema sets it.
     for name in ("chunk_embedding", "entity_embedding"):
         _run(f"DROP INDEX {name} IF EXISTS")
