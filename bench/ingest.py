@@ -2,10 +2,15 @@
 
 One run, one process: the model is loaded and warmed first, then the corpus's passages are
 embedded alone (same model, same batch size), then the whole ingest runs on the rules-only
-path into a fresh temporary embedded store. The ratio of the two throughputs says how much the
-graph costs on top of the embeddings it cannot do without (1.0: nothing; the target is 0.8).
+path into a fresh temporary embedded store, or into the Neo4j database of ``KG_NEO4J__*``
+(``--store neo4j``: emptied first, then left holding the corpus). The ratio of the two
+throughputs says how much the graph costs on top of the embeddings it cannot do without (1.0:
+nothing; the target is 0.8). ``--store embedded,neo4j`` measures both stores in one process,
+one after the other, and adds Neo4j's ingest rate as a share of the embedded one's
+(``neo4j_vs_embedded``; issue 32's target: 0.8).
 
-    python -m bench.ingest CORPUS.json [--limit N] [--out result.json] [--profile out.pstats]
+    python -m bench.ingest CORPUS.json [--limit N] [--store embedded,neo4j] [--out result.json]
+        [--profile out.pstats]
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import argparse
 import cProfile
 import io
 import json
+import os
 import pstats
 import resource
 import shutil
@@ -31,6 +37,7 @@ from kg.settings import Settings, get_settings
 from retrieval.embedder import Embedder
 
 TARGET_RATIO = 0.8
+STORES = ("embedded", "neo4j")
 _PROFILE_ROWS = 25
 
 
@@ -41,11 +48,13 @@ def run(
     limit: int | None = None,
     profile: Path | None = None,
     embedder: Embedder | None = None,
+    store: str = "embedded",
 ) -> dict[str, Any]:
     """Measure one corpus (md/txt/html/pdf file, folder, or HippoRAG corpus JSON).
 
     ``settings`` gives the embedding model, batch size and chunking (default: the process
-    settings); the store is always a fresh embedded one in a temporary folder and the LLM is
+    settings); the store is a fresh embedded one in a temporary folder, or with
+    ``store="neo4j"`` the Neo4j database of ``settings.neo4j``, emptied first; the LLM is
     never called. ``profile`` writes cProfile stats of the ingest there, and the heaviest
     functions go into the result. ``embedder`` reuses an already loaded model."""
     base = settings or get_settings()
@@ -53,7 +62,7 @@ def run(
     cfg = base.model_copy(
         update={
             "data_dir": workdir / "kg",
-            "store": "embedded",
+            "store": store,
             "extraction": base.extraction.model_copy(update={"llm_enabled": False}),
         }
     )
@@ -91,6 +100,12 @@ def _measure(
     embed_s = time.perf_counter() - started
     embed_cpu = _cpu_s() - cpu_start
 
+    if cfg.store == "neo4j":
+        from graph_store.neo4j.store import Neo4jGraphStore
+
+        assert isinstance(container.store, Neo4jGraphStore)
+        # A database of its own, emptied (and opened, whatever schema it held) first.
+        container.store.reset()
     container.store.open()
     try:
         container.store.init_schema()
@@ -115,6 +130,8 @@ def _measure(
     ratio = ingest_rate / embed_rate if embed_rate else 0.0
     result: dict[str, Any] = {
         "corpus": str(corpus),
+        "store": cfg.store,
+        "load_average": [round(x, 2) for x in os.getloadavg()],
         "passages": n,
         "chunks": report.chunks_written,
         "embedding_model": model.model_name,
@@ -142,6 +159,27 @@ def _measure(
         profiler.dump_stats(str(profile))
         result["profile"] = {"file": str(profile), "top_by_own_time": _top(profiler)}
     return result
+
+
+def compare(
+    corpus: Path, stores: list[str], *, limit: int | None = None, profile: Path | None = None
+) -> dict[str, Any]:
+    """``run`` on each store in turn with one loaded model; with two stores, the second's
+    ingest rate as a share of the first's (``<second>_vs_<first>``)."""
+    if len(stores) == 1:
+        return run(corpus, limit=limit, profile=profile, store=stores[0])
+    settings = get_settings()
+    model = build(settings).embedder
+    results = {
+        s: run(corpus, settings=settings, limit=limit, embedder=model, store=s) for s in stores
+    }
+    first, *rest = stores
+    out: dict[str, Any] = {"stores": results}
+    for other in rest:
+        base = results[first]["ingest_passages_per_s"]
+        rate = results[other]["ingest_passages_per_s"]
+        out[f"{other}_vs_{first}"] = round(rate / base, 3) if base else 0.0
+    return out
 
 
 def _budget(
@@ -201,10 +239,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=None, help="first N passages only")
     parser.add_argument("--out", type=Path, default=None, help="write the result JSON here")
     parser.add_argument("--profile", type=Path, default=None, help="cProfile stats file")
+    parser.add_argument(
+        "--store", default="embedded", help="embedded, neo4j (emptied first), or both: a,b"
+    )
     args = parser.parse_args(argv)
     if not args.corpus.exists():
         parser.error(f"no such corpus: {args.corpus}")
-    result = run(args.corpus, limit=args.limit, profile=args.profile)
+    stores = [s.strip() for s in args.store.split(",") if s.strip()]
+    if not stores or any(s not in STORES for s in stores):
+        parser.error(f"--store takes {', '.join(STORES)} or both, comma-separated")
+    result = compare(args.corpus, stores, limit=args.limit, profile=args.profile)
     text = json.dumps(result, indent=2)
     if args.out:
         args.out.write_text(text + "\n", encoding="utf-8")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,7 @@ os.environ.setdefault("KG_EMBEDDING__BACKEND", "torch")
 from kg.container import Container, build
 from kg.settings import Settings
 from retrieval.embedder import SentenceTransformerEmbedder
-from tests import neo4j_local
+from tests import neo4j_local, stores
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "demo"
@@ -30,8 +31,22 @@ def embedder() -> SentenceTransformerEmbedder:
 
 
 @pytest.fixture()
-def settings(tmp_path: Path) -> Settings:
-    return Settings(data_dir=tmp_path / "kg")
+def store_kind() -> str:
+    """The store of ``settings``: the embedded one, unless a test is parametrised over
+    ``store_kind`` (``tests.stores.both_stores``)."""
+    return "embedded"
+
+
+@pytest.fixture()
+def store_overrides(request: pytest.FixtureRequest, store_kind: str) -> Iterator[dict[str, Any]]:
+    """``Settings`` fields selecting ``store_kind``'s store (Neo4j: emptied before and after)."""
+    with stores.store_settings(request, store_kind) as fields:
+        yield fields
+
+
+@pytest.fixture()
+def settings(tmp_path: Path, store_overrides: dict[str, Any]) -> Settings:
+    return Settings(data_dir=tmp_path / "kg", **store_overrides)
 
 
 @pytest.fixture()
@@ -61,6 +76,30 @@ def demo_container(
         yield c
     finally:
         c.store.close()
+
+
+@pytest.fixture(scope="session")
+def neo4j_demo(
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    embedder: SentenceTransformerEmbedder,
+) -> Iterator[stores.DemoOnNeo4j]:
+    """The demo graph on the Neo4j test server, (re)ingested on demand (tests/stores.py)."""
+    request.getfixturevalue("neo4j_server")
+    holder = stores.DemoOnNeo4j(tmp_path_factory.mktemp("demo-neo4j"), embedder, DEMO)
+    yield holder
+    holder.close()
+    stores.empty_neo4j()
+
+
+@pytest.fixture(scope="module", params=stores.STORES)
+def demo_any(request: pytest.FixtureRequest) -> Container:
+    """The demo graph on each store in turn: the shared embedded one, then Neo4j's."""
+    if request.param == "embedded":
+        c: Container = request.getfixturevalue("demo_container")
+        return c
+    holder: stores.DemoOnNeo4j = request.getfixturevalue("neo4j_demo")
+    return holder.get()
 
 
 @pytest.fixture(scope="session")

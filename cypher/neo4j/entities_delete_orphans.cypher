@@ -2,3 +2,4 @@
 MATCH (e:Entity)
 WHERE e.id IN $entity_ids AND NOT EXISTS { MATCH (:Chunk)-[:MENTIONS]->(e) }
 DETACH DELETE e
+RETURN count(*)

@@ -6,6 +6,8 @@ CREATE CONSTRAINT chunk_id IF NOT EXISTS FOR (c:Chunk) REQUIRE c.id IS UNIQUE;
 CREATE CONSTRAINT entity_id IF NOT EXISTS FOR (e:Entity) REQUIRE e.id IS UNIQUE;
 CREATE CONSTRAINT alias_normalized IF NOT EXISTS FOR (a:Alias) REQUIRE a.normalized IS UNIQUE;
 CREATE CONSTRAINT meta_key IF NOT EXISTS FOR (m:Meta) REQUIRE m.key IS UNIQUE;
+// numeric_facts_merge MERGEs by id: without this, each row scans every NumericFact node.
+CREATE CONSTRAINT numeric_fact_id IF NOT EXISTS FOR (f:NumericFact) REQUIRE f.id IS UNIQUE;
 CREATE INDEX numeric_fact_doc IF NOT EXISTS FOR (f:NumericFact) ON (f.doc_id);
 CREATE INDEX document_uri IF NOT EXISTS FOR (d:Document) ON (d.uri);
 CREATE INDEX document_title IF NOT EXISTS FOR (d:Document) ON (d.title);

@@ -5,6 +5,7 @@ DROP CONSTRAINT chunk_id IF EXISTS;
 DROP CONSTRAINT entity_id IF EXISTS;
 DROP CONSTRAINT alias_normalized IF EXISTS;
 DROP CONSTRAINT meta_key IF EXISTS;
+DROP CONSTRAINT numeric_fact_id IF EXISTS;
 DROP INDEX numeric_fact_doc IF EXISTS;
 DROP INDEX document_uri IF EXISTS;
 DROP INDEX document_title IF EXISTS;

@@ -252,14 +252,13 @@ class Neo4jGraphStore(Neo4jReadsMixin, Neo4jExploreMixin):
             # the caller, not something to retry.
             chunk_rows(g.chunks, self._dim)
             for e in g.entities:
-                if e.embedding:  # none: one the graph has (see writes.replace_document)
+                if e.embedding:  # none: one the graph has (see writes.replace_documents)
                     entity_row(e, self._dim)
 
         same_as = same_as_rows(graphs)
 
         def work(tx: Any) -> None:
-            for g in graphs:
-                writes.replace_document(tx, g, self._dim)
+            writes.replace_documents(tx, graphs, self._dim)
             if same_as:
                 tx.run(cypher.load("neo4j", "same_as_merge"), rows=same_as).consume()
 
@@ -268,18 +267,14 @@ class Neo4jGraphStore(Neo4jReadsMixin, Neo4jExploreMixin):
     def delete_document(self, doc_id: str) -> bool:
         if not self._read("document_states", ids=[doc_id]):
             return False
-        self._write_tx(lambda tx: writes.delete_document(tx, doc_id))
+        self._write_tx(lambda tx: writes.delete_documents(tx, [doc_id]))
         return True
 
     def delete_documents(self, doc_ids: Sequence[str]) -> int:
         present = sorted({r[0] for r in self._read("document_states", ids=sorted(set(doc_ids)))})
 
-        def work(tx: Any) -> None:
-            for doc_id in present:
-                writes.delete_document(tx, doc_id)
-
         if present:
-            self._write_tx(work)
+            self._write_tx(lambda tx: writes.delete_documents(tx, present))
         return len(present)
 
     def refresh_indexes(self) -> None:

@@ -1,8 +1,10 @@
-"""The write side of the Neo4j adapter: transaction functions that replace or delete one
-document with everything it contributed.
+"""The write side of the Neo4j adapter: transaction functions that replace or delete a batch
+of documents with everything they contributed.
 
 They run inside a managed write transaction (``tx``), which the driver may retry as a whole;
 every statement is MERGE-based or deletes by id, so a retry converges on the same graph.
+A batch costs a fixed number of statements whatever its size: each step is one ``UNWIND`` (or
+one ``IN $ids``) over every document of the batch, never one round trip per document.
 Provenance: ``RELATED.evidence`` holds chunk ids, which start with ``"<doc id>-"``, and
 ``ALIAS_OF.doc_ids`` holds document ids; a document's contribution is taken back by removing
 those, and relations, alias links, entities and aliases left with no support are deleted.
@@ -10,6 +12,7 @@ those, and relations, alias links, entities and aliases left with no support are
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import cypher
@@ -37,67 +40,91 @@ def tq_rows(tx: Any, name: str, rows: list[dict[str, Any]]) -> None:
         tq(tx, name, rows=rows)
 
 
-def _detach(tx: Any, doc_id: str) -> tuple[set[str], set[str]]:
-    """Take back what a stored document contributed, keeping its chunk nodes.
-
-    Returns (entities it mentioned, its chunk ids) for the clean-up after the write."""
-    touched = {r[0] for r in tq(tx, "document_mentioned_entities", id=doc_id)}
+def _detach(tx: Any, doc_ids: list[str]) -> tuple[bool, set[str], set[str]]:
+    """Take back what the stored documents among ``doc_ids`` contributed, keeping their chunk
+    nodes. Returns (whether any was stored, entities they mentioned, their chunk ids); no
+    query past the first for documents the graph does not hold (a first ingest)."""
+    stored = sorted({r[0] for r in tq(tx, "documents_existing", ids=doc_ids)})
+    if not stored:
+        return False, set(), set()
+    touched = {r[0] for r in tq(tx, "documents_mentioned_entities", ids=stored)}
     if touched:
-        tq(tx, "relations_strip_document", prefix=f"{doc_id}-", entity_ids=sorted(touched))
-    tq(tx, "aliases_strip_document", doc_id=doc_id)
-    tq(tx, "document_delete_mentions", id=doc_id)
-    tq(tx, "document_delete_next", id=doc_id)
-    chunk_ids = {r[0] for r in tq(tx, "document_chunk_ids", id=doc_id)}
-    return touched, chunk_ids
+        prefixes = [f"{d}-" for d in stored]
+        tq(tx, "relations_strip_documents", prefixes=prefixes, entity_ids=sorted(touched))
+    tq(tx, "aliases_strip_documents", doc_ids=stored)
+    tq(tx, "documents_delete_mentions", ids=stored)
+    tq(tx, "documents_delete_next", ids=stored)
+    chunk_ids = {r[0] for r in tq(tx, "documents_chunk_ids", ids=stored)}
+    return True, touched, chunk_ids
 
 
-def _cleanup(tx: Any, entity_ids: set[str]) -> None:
-    ids = sorted(entity_ids)
+def _cleanup(tx: Any, touched: set[str], entity_ids: set[str], detached: bool) -> None:
+    """Delete what lost its support. Only a detach empties evidence or alias provenance, and
+    only a detach or an orphaned entity leaves an alias without links, so the whole-graph
+    alias scans run only then."""
+    if touched:
+        tq(tx, "relations_delete_unsupported", entity_ids=sorted(touched))
+    if detached:
+        tq(tx, "aliases_delete_unsupported")
+    ids = sorted(touched | entity_ids)
+    orphans = 0
     if ids:
-        tq(tx, "relations_delete_unsupported", entity_ids=ids)
-    tq(tx, "aliases_delete_unsupported")
-    if ids:
-        tq(tx, "entities_delete_orphans", entity_ids=ids)
+        orphans = int(tq(tx, "entities_delete_orphans", entity_ids=ids)[0][0])
         tq(tx, "entities_count_mentions", ids=ids)
-    tq(tx, "aliases_delete_orphans")
+    if detached or orphans:
+        tq(tx, "aliases_delete_orphans")
 
 
-def delete_document(tx: Any, doc_id: str) -> None:
-    touched, chunk_ids = _detach(tx, doc_id)
+def delete_documents(tx: Any, doc_ids: Sequence[str]) -> None:
+    ids = sorted(set(doc_ids))
+    detached, touched, chunk_ids = _detach(tx, ids)
+    if not detached:
+        return
     if chunk_ids:
         tq(tx, "chunks_delete", ids=sorted(chunk_ids))
-    tq(tx, "document_delete", id=doc_id)
-    tq(tx, "numeric_facts_delete", ids=[doc_id])
-    _cleanup(tx, touched)
+    tq(tx, "documents_delete", ids=ids)
+    tq(tx, "numeric_facts_delete", ids=ids)
+    _cleanup(tx, touched, set(), detached)
 
 
-def replace_document(tx: Any, graph: DocumentGraph, dim: int) -> None:
-    doc_id = graph.document.id
-    touched, old_chunks = _detach(tx, doc_id)
-    gone = old_chunks - {c.id for c in graph.chunks}
+def replace_documents(tx: Any, graphs: Sequence[DocumentGraph], dim: int) -> None:
+    """Write ``graphs`` as the new versions of their documents, in a fixed number of
+    statements. A document id given twice keeps its last graph, as sequential replaces did."""
+    by_id = {g.document.id: g for g in graphs}
+    graphs = list(by_id.values())
+    doc_ids = sorted(by_id)
+    detached, touched, old_chunks = _detach(tx, doc_ids)
+    gone = old_chunks - {c.id for g in graphs for c in g.chunks}
     if gone:
         tq(tx, "chunks_delete", ids=sorted(gone))
-    tq(tx, "document_merge", **document_params(graph.document))
-    tq_rows(tx, "chunks_merge", chunk_rows(graph.chunks, dim))
-    tq_rows(tx, "next_merge", next_rows(graph.chunks))
-    entities = {e.id: e for e in reversed(graph.entities)}  # the first occurrence wins
+    tq_rows(tx, "documents_merge", [document_params(g.document) for g in graphs])
+    tq_rows(tx, "chunks_merge", [r for g in graphs for r in chunk_rows(g.chunks, dim)])
+    tq_rows(tx, "next_merge", [r for g in graphs for r in next_rows(g.chunks)])
+    # The first occurrence of an entity wins (entities_merge sets its fields on create only).
+    entities: dict[str, Any] = {}
+    for g in graphs:
+        for e in g.entities:
+            if e.id not in entities or (e.embedding and not entities[e.id].embedding):
+                entities[e.id] = e
     # The resolver embeds only entities new to the graph (extraction/resolution.py): one the
-    # graph has comes without an embedding and keeps its own (entities_merge sets it on create
-    # only). Such an entity must exist; re-ingesting a deleted document's shared entities
-    # failed here with "has a 0-d embedding" before.
+    # graph has comes without an embedding and keeps its own. Such an entity must exist;
+    # re-ingesting a deleted document's shared entities failed here with "has a 0-d
+    # embedding" before.
     bare = sorted(i for i, e in entities.items() if not e.embedding)
     if bare:
         missing = set(bare) - {r[0] for r in tq(tx, "entities_existing", ids=bare)}
         if missing:
             raise StoreError(f"entity {min(missing)} is not in the graph and has no embedding")
-    rows = [entity_row(e, dim) for e in entities.values() if e.embedding]
-    tq_rows(tx, "entities_merge", rows)
+    tq_rows(tx, "entities_merge", [entity_row(e, dim) for e in entities.values() if e.embedding])
     mentions = [
-        {"chunk_id": m.chunk_id, "entity_id": m.entity_id, "count": m.count} for m in graph.mentions
+        {"chunk_id": m.chunk_id, "entity_id": m.entity_id, "count": m.count}
+        for g in graphs
+        for m in g.mentions
     ]
     tq_rows(tx, "mentions_merge", mentions)
-    tq_rows(tx, "aliases_merge", alias_rows(graph.aliases, doc_id))
-    tq_rows(tx, "relations_merge", relation_rows(graph.relations))
-    tq(tx, "numeric_facts_delete", ids=[doc_id])
-    tq_rows(tx, "numeric_facts_merge", numeric_fact_rows([graph]))
-    _cleanup(tx, touched | set(entities))
+    tq_rows(tx, "aliases_merge", [r for g in graphs for r in alias_rows(g.aliases, g.document.id)])
+    tq_rows(tx, "relations_merge", [r for g in graphs for r in relation_rows(g.relations)])
+    if detached:
+        tq(tx, "numeric_facts_delete", ids=doc_ids)
+    tq_rows(tx, "numeric_facts_merge", numeric_fact_rows(graphs))
+    _cleanup(tx, touched, set(entities), detached)

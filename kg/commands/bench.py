@@ -219,15 +219,39 @@ def ingest(
     limit: Annotated[int | None, typer.Option(min=1, help="First N passages only.")] = None,
     out_path: Annotated[Path | None, typer.Option("--out", help="Where to write JSON.")] = None,
     profile: Annotated[Path | None, typer.Option(help="Write cProfile stats here.")] = None,
+    store: Annotated[
+        str,
+        typer.Option(
+            help="embedded (a temporary store), neo4j (KG_NEO4J__*'s database, EMPTIED first), "
+            "or both comma-separated, measured one after the other with their rate ratio."
+        ),
+    ] = "embedded",
 ) -> None:
-    """Ingest throughput against embedding alone, in a fresh temporary store."""
+    """Ingest throughput against embedding alone, in a fresh store."""
+    from bench.ingest import STORES, compare
     from bench.ingest import run as measure
 
     if not corpus.exists():
         raise fail(f"{corpus}: no such file or directory")
+    stores = [s.strip() for s in store.split(",") if s.strip()]
+    if not stores or any(s not in STORES for s in stores):
+        raise fail(f"--store takes {', '.join(STORES)} or both, comma-separated")
     try:
         with err.status("ingesting (embedding first, then the full pipeline)"):
-            result = measure(corpus, settings=get_settings(), limit=limit, profile=profile)
+            if len(stores) > 1:
+                both = compare(corpus, stores, limit=limit, profile=profile)
+                if out_path is not None:
+                    _write_json(out_path, both)
+                rows = [
+                    [f"{s} ingest_passages_per_s", str(r["ingest_passages_per_s"])]
+                    for s, r in both["stores"].items()
+                ]
+                rows += [[k, str(v)] for k, v in both.items() if k != "stores"]
+                _print_table(f"ingest of {corpus.name}", ["measure", "value"], rows)
+                return
+            result = measure(
+                corpus, settings=get_settings(), limit=limit, profile=profile, store=stores[0]
+            )
     except KgError as exc:
         raise fail(str(exc)) from exc
     if out_path is not None:

@@ -1,15 +1,20 @@
 """The explorer page in a real browser (Debian chromium driven by Playwright) on the demo
-graph: an alias finds the canonical entity, its neighbourhood is drawn, a click expands it."""
+graph, on the embedded store and on Neo4j: an alias finds the canonical entity, its
+neighbourhood is drawn, a click expands it."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
+from api.app import create_app
+from kg.container import Container
 from tests.e2e.conftest import CHROMIUM
+from tests.integration.api.live import live_server
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason=f"{CHROMIUM} is absent (make test installs it with apt)"
@@ -31,6 +36,13 @@ FREE_EDGE = """() => {
   const typed = clear.filter((e) => e.data("type") !== "CO_OCCURS");
   return (typed.nonempty() ? typed : clear)[0].id();
 }"""
+
+
+@pytest.fixture(scope="module")
+def demo_url(demo_any: Container) -> Iterator[str]:
+    """The page on each store in turn: the embedded demo graph, then Neo4j's (``demo_any``)."""
+    with live_server(create_app(demo_any.settings, container=demo_any)) as url:
+        yield url
 
 
 def _expandable(url: str, shown: set[str], candidates: list[str]) -> str:

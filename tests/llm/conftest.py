@@ -1,6 +1,7 @@
 """The real local model for the tests of this folder: ``kg llm serve``'s server, started here
 when none answers (the 0.5B model assembled once and cached under ``KG_LLM_TEST_DIR``, by
-default ``.kg/llm`` in the checkout) and stopped at the end if this session started it.
+default ``.kg/llm`` in the checkout) and stopped at the end if this session started it;
+``KG_LLM_TEST_PORT`` and ``KG_LLM_TEST_MODEL`` name another port and model.
 
 Prompts are few and small: the whole folder is a few minutes of CPU on two cores.
 """
@@ -24,7 +25,11 @@ ROOT = Path(__file__).resolve().parents[2]
 def local_llm() -> Iterator[LlmSettings]:
     data_dir = Path(os.environ.get("KG_LLM_TEST_DIR", ROOT / ".kg" / "llm"))
     data_dir.mkdir(parents=True, exist_ok=True)
-    cfg = LlmServerSettings(model="qwen2.5-coder-0.5b")
+    # KG_LLM_TEST_PORT / KG_LLM_TEST_MODEL: a server already running elsewhere (a shared one)
+    # is used as it is, e.g. KG_LLM_TEST_PORT=8766 KG_LLM_TEST_MODEL=qwen2.5-coder-1.5b.
+    port = int(os.environ.get("KG_LLM_TEST_PORT", "8765"))
+    model = os.environ.get("KG_LLM_TEST_MODEL", "qwen2.5-coder-0.5b")
+    cfg = LlmServerSettings.model_validate({"model": model, "port": port})
     started = not healthy(cfg)
     name = serve(data_dir, cfg, print)
     try:

@@ -1,4 +1,5 @@
-"""The agent loop offline on the demo graph: cited extractive answer, graph context, audit."""
+"""The agent loop offline on the demo graph, on the embedded store and on Neo4j (``demo_any``):
+cited extractive answer, graph context, audit."""
 
 from __future__ import annotations
 
@@ -23,25 +24,23 @@ QUESTION = EXPECTED["question"]
 
 @pytest.fixture(scope="module")
 def offline_run(
-    demo_container: Container, tmp_path_factory: pytest.TempPathFactory
+    demo_any: Container, tmp_path_factory: pytest.TempPathFactory
 ) -> tuple[Any, list[tuple[str, dict[str, Any]]]]:
     cfg = AgentSettings(audit_dir=tmp_path_factory.mktemp("audit"))
     events: list[tuple[str, dict[str, Any]]] = []
-    result = answer(
-        demo_container, QUESTION, settings=cfg, on_event=lambda s, p: events.append((s, p))
-    )
+    result = answer(demo_any, QUESTION, settings=cfg, on_event=lambda s, p: events.append((s, p)))
     return result, events
 
 
 def test_answer_cites_real_chunks_of_the_trust_document(
-    offline_run: tuple[Any, Any], demo_container: Container
+    offline_run: tuple[Any, Any], demo_any: Container
 ) -> None:
     result, _ = offline_run
     assert result.mode == "offline" and result.note == NO_LLM_NOTE
     assert result.warnings[0] == NO_LLM_NOTE
     assert len(result.citations) >= 2
     ids = [c.chunk_id for c in result.citations]
-    stored = {c.chunk_id: c for c in demo_container.store.get_chunks(ids)}
+    stored = {c.chunk_id: c for c in demo_any.store.get_chunks(ids)}
     assert set(stored) == set(ids), "every citation resolves to a stored chunk"
     for cite in result.citations:
         assert f"[{cite.chunk_id}]" in result.answer
@@ -102,9 +101,7 @@ def test_events_are_streamed_in_order(offline_run: tuple[Any, Any]) -> None:
     json.dumps([p for _, p in events])  # payloads are JSON-ready for server-sent events
 
 
-def test_iteration_cap_is_respected(
-    demo_container: Container, agent_settings: AgentSettings
-) -> None:
+def test_iteration_cap_is_respected(demo_any: Container, agent_settings: AgentSettings) -> None:
     # Nothing can satisfy these stopping rules, so only the caps end the loop.
     never_done = agent_settings.model_copy(
         update={
@@ -113,7 +110,7 @@ def test_iteration_cap_is_respected(
             "convergence_min_new_share": 0.0,
         }
     )
-    capped = answer(demo_container, QUESTION, settings=never_done, max_iterations=2)
+    capped = answer(demo_any, QUESTION, settings=never_done, max_iterations=2)
     assert capped.iterations == 2 and len(capped.critiques) == 2
     assert "budget of 2" in capped.critiques[-1].reason
     gap_tasks = [s for c in capped.critiques[:-1] for s in c.new_subtasks]
@@ -126,11 +123,11 @@ def test_empty_question_is_refused(demo_container: Container) -> None:
 
 
 def test_bench_ranking_is_deterministic_and_covers_the_gathered_evidence(
-    demo_container: Container, offline_run: tuple[Any, Any]
+    demo_any: Container, offline_run: tuple[Any, Any]
 ) -> None:
-    ids, iterations = evidence_ranking(demo_container, QUESTION, k=6)
-    again, _ = evidence_ranking(demo_container, QUESTION, k=6)
+    ids, iterations = evidence_ranking(demo_any, QUESTION, k=6)
+    again, _ = evidence_ranking(demo_any, QUESTION, k=6)
     assert ids == again and len(ids) == len(set(ids)) >= 6
-    assert 1 <= iterations <= demo_container.settings.agent.max_iterations
+    assert 1 <= iterations <= demo_any.settings.agent.max_iterations
     result, _ = offline_run
     assert set(result.used_chunk_ids) <= set(ids)

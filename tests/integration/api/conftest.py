@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -27,9 +28,10 @@ def ingest_root(tmp_path: Path) -> Path:
 
 
 @pytest.fixture()
-def settings(tmp_path: Path, ingest_root: Path) -> Settings:
+def settings(tmp_path: Path, ingest_root: Path, store_overrides: dict[str, Any]) -> Settings:
     """Overrides the shared ``settings``: the fresh store's API limits are small to test."""
     return Settings(
+        **store_overrides,
         data_dir=tmp_path / "kg",
         api=ApiSettings(
             ingest_roots=[ingest_root],
@@ -52,6 +54,14 @@ def rw_client(container: Container) -> Iterator[httpx.Client]:
 def demo_client(demo_container: Container) -> Iterator[httpx.Client]:
     """A server on the shared demo graph, for routes that only read."""
     app = create_app(demo_container.settings, container=demo_container)
+    with live_client(app) as client:
+        yield client
+
+
+@pytest.fixture(scope="module")
+def demo_any_client(demo_any: Container) -> Iterator[httpx.Client]:
+    """``demo_client`` on each store in turn (``demo_any``)."""
+    app = create_app(demo_any.settings, container=demo_any)
     with live_client(app) as client:
         yield client
 

@@ -17,13 +17,11 @@ from tests.integration.api.live import live_server
 QUESTION = "Which services does Northdale Mental Health Trust provide?"
 
 
-def test_search_returns_scored_results(
-    demo_client: httpx.Client, demo_container: Container
-) -> None:
-    response = demo_client.post("/v1/search", json={"question": QUESTION, "k": 4})
+def test_search_returns_scored_results(demo_any_client: httpx.Client, demo_any: Container) -> None:
+    response = demo_any_client.post("/v1/search", json={"question": QUESTION, "k": 4})
     assert response.status_code == 200, response.text
     body = response.json()
-    assert body["preset"] == demo_container.settings.retrieval.preset
+    assert body["preset"] == demo_any.settings.retrieval.preset
     results = body["results"]
     assert len(results) == 4
     scores = [r["score"] for r in results]
@@ -32,7 +30,7 @@ def test_search_returns_scored_results(
         assert r["chunk_id"].startswith(r["doc_id"])
         assert r["components"] and isinstance(r["path"], list)
     # The HTTP answer is the library's answer.
-    direct = demo_container.searcher().search(QUESTION, 4)
+    direct = demo_any.searcher().search(QUESTION, 4)
     assert [r["chunk_id"] for r in results] == [r.chunk_id for r in direct]
 
 
@@ -48,8 +46,8 @@ def test_search_presets_and_bad_requests(demo_client: httpx.Client) -> None:
     assert_problem(demo_client.post("/v1/search", json={"question": ""}), 422)
 
 
-def test_ask_answers_with_citations(demo_client: httpx.Client) -> None:
-    response = demo_client.post("/v1/ask", json={"question": QUESTION, "max_iterations": 1})
+def test_ask_answers_with_citations(demo_any_client: httpx.Client) -> None:
+    response = demo_any_client.post("/v1/ask", json={"question": QUESTION, "max_iterations": 1})
     assert response.status_code == 200, response.text
     body = response.json()
     assert body["question"] == QUESTION
@@ -59,7 +57,7 @@ def test_ask_answers_with_citations(demo_client: httpx.Client) -> None:
     assert cited
     for chunk_id in cited:
         assert f"[{chunk_id}]" in body["answer"]
-    assert_problem(demo_client.post("/v1/ask", json={"question": QUESTION, "k": 0}), 422)
+    assert_problem(demo_any_client.post("/v1/ask", json={"question": QUESTION, "k": 0}), 422)
 
 
 def _events(text: str) -> list[tuple[str, Any]]:
@@ -70,8 +68,8 @@ def _events(text: str) -> list[tuple[str, Any]]:
     return events
 
 
-def test_ask_streams_steps_then_the_result(demo_client: httpx.Client) -> None:
-    with demo_client.stream(
+def test_ask_streams_steps_then_the_result(demo_any_client: httpx.Client) -> None:
+    with demo_any_client.stream(
         "POST", "/v1/ask", json={"question": QUESTION, "stream": True}
     ) as response:
         assert response.status_code == 200
@@ -86,7 +84,7 @@ def test_ask_streams_steps_then_the_result(demo_client: httpx.Client) -> None:
     result = events[-2][1]
     run_ids = {payload["run_id"] for name, payload in events if name not in ("result", "end")}
     assert run_ids == {result["run_id"]}, "every step belongs to the run that gave the result"
-    unstreamed = demo_client.post("/v1/ask", json={"question": QUESTION}).json()
+    unstreamed = demo_any_client.post("/v1/ask", json={"question": QUESTION}).json()
     assert result["answer"] == unstreamed["answer"]
 
 

@@ -27,49 +27,47 @@ def _search(client: httpx.Client, **body: object) -> dict[str, Any]:
 
 
 def test_type_source_and_dates_filter_every_preset(
-    demo_client: httpx.Client, demo_container: Container
+    demo_any_client: httpx.Client, demo_any: Container
 ) -> None:
-    docs = _docs(demo_container)
+    docs = _docs(demo_any)
     typed = next(d for d in docs.values() if d.doc_type)
     sourced = next(d for d in docs.values() if d.source)
     for preset in ("dense", "hybrid", "graph"):
-        unfiltered = _search(demo_client, preset=preset)["results"]
+        unfiltered = _search(demo_any_client, preset=preset)["results"]
         assert isinstance(unfiltered, list)
         assert {docs[r["doc_id"]].doc_type for r in unfiltered} != {typed.doc_type}, preset
-        results = _search(demo_client, preset=preset, type=typed.doc_type.upper())["results"]
+        results = _search(demo_any_client, preset=preset, type=typed.doc_type.upper())["results"]
         assert isinstance(results, list) and results, preset
         assert {docs[r["doc_id"]].doc_type for r in results} == {typed.doc_type}, preset
-        results = _search(demo_client, preset=preset, source=sourced.source)["results"]
+        results = _search(demo_any_client, preset=preset, source=sourced.source)["results"]
         assert isinstance(results, list) and results, preset
         assert {docs[r["doc_id"]].source for r in results} == {sourced.source}, preset
-        results = _search(demo_client, preset=preset, **{"from": "2026-01", "to": "2026-06-30"})
+        results = _search(demo_any_client, preset=preset, **{"from": "2026-01", "to": "2026-06-30"})
         assert isinstance(results["results"], list) and results["results"], preset
         for r in results["results"]:
             assert "2026-01" <= docs[r["doc_id"]].date[:10] <= "2026-06-30", preset
 
 
 def test_filtered_http_answer_is_the_libraries(
-    demo_client: httpx.Client, demo_container: Container
+    demo_any_client: httpx.Client, demo_any: Container
 ) -> None:
-    body = _search(demo_client, **{"from": "2026-01-01"})
-    direct = demo_container.searcher().retrieve(
-        QUESTION, 8, None, SearchFilters(date_from="2026-01-01")
-    )
+    body = _search(demo_any_client, **{"from": "2026-01-01"})
+    direct = demo_any.searcher().retrieve(QUESTION, 8, None, SearchFilters(date_from="2026-01-01"))
     assert [r["chunk_id"] for r in body["results"]] == [r.chunk_id for r in direct.results]
 
 
 def test_graph_preset_returns_linked_and_bridge_entities(
-    demo_client: httpx.Client, demo_container: Container
+    demo_any_client: httpx.Client, demo_any: Container
 ) -> None:
-    body = _search(demo_client, preset="graph")
-    direct = demo_container.searcher().retrieve(QUESTION, 8, "graph").as_dict()
+    body = _search(demo_any_client, preset="graph")
+    direct = demo_any.searcher().retrieve(QUESTION, 8, "graph").as_dict()
     linked = body["linked_entities"]
     assert isinstance(linked, list) and linked
     assert "Northdale Mental Health Trust" in {x["name"] for x in linked}
     assert linked == direct["linked_entities"]
     assert body["bridge_entities"] == direct["bridge_entities"]
     assert isinstance(body["bridge_entities"], list) and body["bridge_entities"]
-    dense = _search(demo_client, preset="dense")
+    dense = _search(demo_any_client, preset="dense")
     assert dense["linked_entities"] == [] and dense["bridge_entities"] == []
 
 

@@ -7,7 +7,6 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from graph_store.config import Neo4jSettings
 from graph_store.neo4j.store import Neo4jGraphStore
 from kg.settings import Settings
 from retrieval.embedder import SentenceTransformerEmbedder
+from tests import stores
 from tests.neo4j_local import DATABASE, PASSWORD, URI, USER
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("neo4j_server")]
@@ -43,15 +43,10 @@ def _driver_run(text: str, **params: Any) -> list[Any]:
 
 @pytest.fixture(autouse=True)
 def _throwaway_database() -> None:
-    """Only documents these tests could have written (corpora in the temp folder, or the
-    adapter tests' ``t-`` ids) may be in the database that the bench store empties."""
-    foreign = _driver_run(
-        "MATCH (d:Document) WHERE NOT d.uri STARTS WITH $tmp AND NOT d.id STARTS WITH 't-' "
-        "RETURN count(d) AS n",
-        tmp=tempfile.gettempdir(),
-    )
-    if foreign and foreign[0]["n"]:
-        pytest.fail(f"{URI} holds real documents; these tests empty their database", False)
+    """Only documents these tests could have written (corpora in the temp folder, the
+    adapter tests' ``t-`` ids, or a database tests/stores.py marked) may be in the database
+    that the bench store empties."""
+    stores.refuse_foreign()
 
 
 @pytest.fixture()

@@ -20,6 +20,7 @@ from graph_store import GraphStore
 from kg.container import Container, build
 from kg.settings import Settings
 from retrieval.embedder import Embedder
+from tests import stores
 
 KG = [sys.executable, "-m", "kg.cli"]
 
@@ -44,16 +45,22 @@ def write_docs(root: Path, first: int, count: int, variant: str = "") -> list[Pa
     return paths
 
 
-def settings_for(data_dir: Path, batch: int = 64) -> Settings:
-    return Settings(data_dir=data_dir, ingest=IngestSettings(batch_documents=batch))
+def settings_for(data_dir: Path, batch: int = 64, kind: str = "embedded") -> Settings:
+    return Settings(
+        data_dir=data_dir, ingest=IngestSettings(batch_documents=batch), **stores.overrides(kind)
+    )
 
 
 @contextmanager
 def opened(
-    data_dir: Path, embedder: Embedder, extractor: Extractor | None = None
+    data_dir: Path,
+    embedder: Embedder,
+    extractor: Extractor | None = None,
+    kind: str = "embedded",
 ) -> Iterator[tuple[Container, Syncer]]:
-    """A container on its own store, and a Syncer over it (optionally another extractor)."""
-    settings = settings_for(data_dir)
+    """A container on its own store (``kind``'s: Neo4j's is the one test database), and a
+    Syncer over it (optionally another extractor)."""
+    settings = settings_for(data_dir, kind=kind)
     c = build(settings)
     c.embedder = embedder
     c.store.open()
@@ -84,9 +91,14 @@ def fingerprint(store: GraphStore) -> dict[str, Any]:
     }
 
 
-def clean_build(paths: list[Path], data_dir: Path, embedder: Embedder) -> dict[str, Any]:
-    """The graph a fresh store gets from ``kg ingest`` of the same paths."""
-    with opened(data_dir, embedder) as (c, _):
+def clean_build(
+    paths: list[Path], data_dir: Path, embedder: Embedder, kind: str = "embedded"
+) -> dict[str, Any]:
+    """The graph a fresh store gets from ``kg ingest`` of the same paths (on Neo4j, the test
+    database emptied first)."""
+    if kind == "neo4j":
+        stores.empty_neo4j()
+    with opened(data_dir, embedder, kind=kind) as (c, _):
         report = c.ingestor().ingest_paths(paths)
         assert report.written > 0, report
         return fingerprint(c.store)

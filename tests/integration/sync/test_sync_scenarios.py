@@ -1,4 +1,5 @@
-"""Incremental sync against a clean build, on the real embedded store."""
+"""Incremental sync against a clean build, on the real embedded store (and on Neo4j for the
+add / modify / delete scenario)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,15 @@ import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
+import pytest
+
 from core.errors import ConfigError
 from extraction.facts import DocFacts, ExtractionStats
 from extraction.spacy_rules import SpacyRuleExtractor
 from retrieval.embedder import Embedder
 from tests.conftest import DEMO
 from tests.integration.sync.conftest import clean_build, fingerprint, opened, write_docs
+from tests.stores import both_stores
 
 DEMO_FILES = [
     "ncct-annual-plan-2026-27.md",
@@ -64,12 +68,16 @@ class BrokenExtractor(BumpedExtractor):
         raise ConfigError("KG_EXTRACTION__SPACY_MODEL='en_x' is not an installed spaCy pipeline")
 
 
-def test_add_modify_delete_equals_clean_build(tmp_path: Path, embedder: Embedder) -> None:
+@both_stores
+@pytest.mark.usefixtures("store_overrides")  # Neo4j: the test database, emptied
+def test_add_modify_delete_equals_clean_build(
+    tmp_path: Path, embedder: Embedder, store_kind: str
+) -> None:
     src = tmp_path / "src"
     src.mkdir()
     for name in DEMO_FILES[:3]:
         shutil.copy(DEMO / name, src / name)
-    with opened(tmp_path / "kg", embedder) as (c, syncer):
+    with opened(tmp_path / "kg", embedder, kind=store_kind) as (c, syncer):
         first = syncer.sync([src])
         assert (len(first.added), first.unchanged, first.failed) == (3, 0, [])
         assert first.refreshed and not first.removed
@@ -93,7 +101,7 @@ def test_add_modify_delete_equals_clean_build(tmp_path: Path, embedder: Embedder
         assert third.unchanged == 3 and not third.changed_anything and not third.refreshed
         assert fingerprint(c.store) == synced
 
-    assert synced == clean_build([src], tmp_path / "clean", embedder)
+    assert synced == clean_build([src], tmp_path / "clean", embedder, store_kind)
 
 
 def test_extractor_bump_reextracts_everything_once(tmp_path: Path, embedder: Embedder) -> None:

@@ -25,24 +25,17 @@ from graph_store.read_model import GraphReadModel
 from retrieval.read_model import InMemoryReadModel
 from tests.integration.tiny_graphs import DIM
 from tests.integration.tiny_graphs import graph as tiny_graph
+from tests.stores import opened_store
 
 PREFIX = "t-"
 
 StoreFactory = Callable[[pytest.FixtureRequest, Path], AbstractContextManager[Any]]
 
 
-@contextmanager
-def kuzu_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
+def kuzu_store(request: pytest.FixtureRequest, tmp_path: Path) -> AbstractContextManager[Any]:
     from graph_store.kuzu.store import KuzuGraphStore
 
-    s = KuzuGraphStore(tmp_path / "g.kuzu", DIM, "test-model")
-    s.open()
-    s.init_schema()
-    s.init_schema()  # idempotent
-    try:
-        yield s
-    finally:
-        s.close()
+    return opened_store(lambda: KuzuGraphStore(tmp_path / "g.kuzu", DIM, "test-model"))
 
 
 @contextmanager
@@ -57,19 +50,11 @@ def neo4j_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]
         yield s
 
 
-@contextmanager
-def falkordb_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
+def falkordb_store(request: pytest.FixtureRequest, tmp_path: Path) -> AbstractContextManager[Any]:
     """Its own redis-server with the FalkorDB module on a fresh data directory."""
     from graph_store.falkordb.store import FalkorGraphStore
 
-    s = FalkorGraphStore(tmp_path / "g.falkordb", DIM, "test-model")
-    s.open()
-    s.init_schema()
-    s.init_schema()  # idempotent
-    try:
-        yield s
-    finally:
-        s.close()
+    return opened_store(lambda: FalkorGraphStore(tmp_path / "g.falkordb", DIM, "test-model"))
 
 
 STORE_FACTORIES: dict[str, StoreFactory] = {

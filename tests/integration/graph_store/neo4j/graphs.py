@@ -6,10 +6,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import pytest
-
 from graph_schema import DocumentGraph
 from graph_store.neo4j.store import Neo4jGraphStore
+from tests import stores
 from tests.integration.tiny_graphs import DIM, vec
 from tests.integration.tiny_graphs import graph as tiny_graph
 from tests.neo4j_local import DATABASE, PASSWORD, URI, USER
@@ -43,14 +42,9 @@ def has_gds() -> bool:
 
 
 def refuse_foreign() -> None:
-    """Fail when the database holds documents these tests did not write; drop the vector
-    indexes so that they are created with the tests' dimension."""
-    foreign = driver_run(
-        "MATCH (d:Document) WHERE NOT d.id STARTS WITH $prefix RETURN count(d) AS n",
-        prefix=PREFIX,
-    )
-    if foreign and foreign[0]["n"]:
-        pytest.fail(f"{URI} holds real documents; these tests wipe their database", False)
+    """Fail when the database holds documents these tests did not write (tests/stores.py
+    tells); drop the vector indexes so that they are created with the tests' dimension."""
+    stores.refuse_foreign()
     # Vector indexes keep the dimension they were created with: start from ours.
     for name in ("chunk_embedding", "entity_embedding"):
         driver_run(f"DROP INDEX {name} IF EXISTS")
@@ -65,11 +59,7 @@ def fresh_store() -> Iterator[Neo4jGraphStore]:
             "CALL gds.graph.drop(graphName, false) YIELD graphName AS dropped RETURN count(*)"
         )
     driver_run("MATCH (n) DETACH DELETE n")
-    s = Neo4jGraphStore(URI, USER, PASSWORD, DATABASE, DIM, "test-model")
-    s.open()
-    s.init_schema()
-    s.init_schema()  # idempotent
-    try:
+    with stores.opened_store(
+        lambda: Neo4jGraphStore(URI, USER, PASSWORD, DATABASE, DIM, "test-model")
+    ) as s:
         yield s
-    finally:
-        s.close()

@@ -1,2 +1,0 @@
-MATCH (:Document {id: $id})-[:HAS_CHUNK]->(c:Chunk)
-RETURN c.id

@@ -1,2 +1,0 @@
-MATCH (d:Document {id: $id})
-DETACH DELETE d

@@ -1,2 +1,0 @@
-MATCH (:Document {id: $id})-[:HAS_CHUNK]->(:Chunk)-[m:MENTIONS]->(:Entity)
-DELETE m

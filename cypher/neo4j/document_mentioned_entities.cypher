@@ -1,2 +1,0 @@
-MATCH (:Document {id: $id})-[:HAS_CHUNK]->(:Chunk)-[:MENTIONS]->(e:Entity)
-RETURN DISTINCT e.id

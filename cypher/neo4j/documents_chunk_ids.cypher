@@ -1,0 +1,3 @@
+MATCH (d:Document)-[:HAS_CHUNK]->(c:Chunk)
+WHERE d.id IN $ids
+RETURN c.id

@@ -1,0 +1,3 @@
+MATCH (d:Document)
+WHERE d.id IN $ids
+DETACH DELETE d

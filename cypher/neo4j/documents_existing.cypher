@@ -1,0 +1,1 @@
+MATCH (d:Document) WHERE d.id IN $ids RETURN d.id
