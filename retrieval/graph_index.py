@@ -42,7 +42,7 @@ class GraphIndex:
         self.entity_types = data.entity_types
         self.entity_pagerank = data.entity_pagerank
         dim = len(data.chunk_embeddings[0]) if data.chunk_embeddings else 0
-        emb = np.asarray(data.chunk_embeddings, dtype=np.float32).reshape(-1, dim)
+        emb = np.asarray(data.chunk_embeddings, dtype=np.float32).reshape(len(data.chunk_ids), dim)
         norms = np.linalg.norm(emb, axis=1, keepdims=True)
         self.chunk_matrix = emb / np.where(norms > 0, norms, 1.0)
         self.docs = {

@@ -46,6 +46,10 @@ class _KuzuHost(Protocol):
 
     def _reading(self) -> contextlib.AbstractContextManager[None]: ...
 
+    def _snapshot(self) -> contextlib.AbstractContextManager[None]: ...
+
+    def _prepare_fulltext(self) -> None: ...
+
     def _ensure_fulltext(self) -> None: ...
 
     def _ensure_vectors(self) -> None: ...
@@ -56,19 +60,27 @@ class _KuzuHost(Protocol):
 
 
 class KuzuExploreMixin:
+    """Each read of several queries reads one snapshot (``_snapshot``): a commit meanwhile is
+    in none of its parts."""
+
     def lookup_entities(self: _KuzuHost, q: str, k: int = 10) -> list[EntityHit]:
-        return core.lookup(self._q, self.fulltext_aliases, q, k)
+        self._prepare_fulltext()  # not inside the snapshot, which cannot build an index
+        with self._snapshot():
+            return core.lookup(self._q, self.fulltext_aliases, q, k)
 
     def entity_details(self: _KuzuHost, entity_id: str) -> EntityDetails:
-        return core.details(self._q, entity_id)
+        with self._snapshot():
+            return core.details(self._q, entity_id)
 
     def edge_evidence(self: _KuzuHost, source_id: str, target_id: str) -> list[EdgeInfo]:
-        return core.evidence(self._q, self.get_chunks, source_id, target_id)
+        with self._snapshot():
+            return core.evidence(self._q, self.get_chunks, source_id, target_id)
 
     def paths(
         self: _KuzuHost, from_id: str, to_id: str, max_hops: int = 3, limit: int = 20
     ) -> list[GraphPath]:
-        return core.paths(self._q, from_id, to_id, max_hops, limit, _path)
+        with self._snapshot():
+            return core.paths(self._q, from_id, to_id, max_hops, limit, _path)
 
     def entity_ranks(self: _KuzuHost, entity_ids: Sequence[str]) -> dict[str, EntityRank]:
         return core.ranks(self._q, entity_ids)

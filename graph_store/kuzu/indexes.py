@@ -54,17 +54,23 @@ class KuzuIndexMixin:
 
         def _checkpoint(self) -> None: ...
 
+        def _exclusive(self) -> contextlib.AbstractContextManager[None]: ...
+
+        def _writing_if_free(self) -> contextlib.AbstractContextManager[bool]: ...
+
     def _index_names(self) -> set[str]:
         return {row[0] for row in self._q("index_names")}
 
     # --- full-text ------------------------------------------------------------
     def _drop_fulltext(self) -> None:
         present = self._index_names() & set(FTS_INDEXES)
-        for stmt, name in zip(cypher.statements("kuzu", "fulltext_drop"), FTS_INDEXES, strict=True):
-            if name in present:
-                self._run_raw(stmt)
         if present:
-            self._checkpoint()
+            with self._exclusive():
+                drops = cypher.statements("kuzu", "fulltext_drop")
+                for stmt, name in zip(drops, FTS_INDEXES, strict=True):
+                    if name in present:
+                        self._run_raw(stmt)
+                self._checkpoint()
         self._fts_ready = False
 
     def _ensure_fulltext(self) -> None:
@@ -93,10 +99,24 @@ class KuzuIndexMixin:
                 return []  # its table had no rows when checked
         return self._q(name, **params)
 
+    def _prepare_fulltext(self) -> None:
+        """Rebuild the full-text indexes now if they are dropped and no write is in
+        progress (for a caller about to read a snapshot, which cannot build them)."""
+        if not self._fts_ready:
+            with self._writing_if_free() as held:
+                if held:
+                    self._ensure_fulltext()
+
     def _fulltext(self, name: str, **params: Any) -> list[list[Any]]:
+        """A full-text query; no rows while another thread's write has the indexes dropped
+        (or this thread reads a snapshot taken before they were rebuilt): a reader does not
+        queue behind a write for them, and the lookups that use them have exact and prefix
+        tiers of their own."""
         for attempt in range(_ATTEMPTS):
-            if not self._fts_ready:  # only the first query after a write takes the write lock
-                with self._writing():
+            if not self._fts_ready:  # only the first query after a write rebuilds them
+                with self._writing_if_free() as held:
+                    if not held:
+                        return []
                     self._ensure_fulltext()
             try:
                 return self._q(name, **params)
@@ -116,7 +136,13 @@ class KuzuIndexMixin:
     ) -> None:
         """Create the ``wanted`` indexes (default: all ``names``, the indexes the ``create``
         file makes in its order) that the catalogue lacks, then fold the log. Callers hold
-        the write lock."""
+        the write lock; this takes the exclusive hold (no reader beside an index build)."""
+        with self._exclusive():
+            self._create_in(names, create, wanted)
+
+    def _create_in(
+        self, names: tuple[str, ...], create: str, wanted: tuple[str, ...] | None
+    ) -> None:
         present = self._index_names()
         created = False
         for stmt, name in zip(cypher.statements("kuzu", create), names, strict=True):

@@ -7,6 +7,7 @@ It runs named queries through the store's own helpers and keeps no state of its 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 from graph_store.named_reads import NamedReadsMixin
@@ -32,6 +33,8 @@ class _KuzuReadHost(Protocol):
     def _vector_query(self, index: str, name: str, **params: Any) -> list[list[Any]]: ...
 
     def _fulltext(self, name: str, **params: Any) -> list[list[Any]]: ...
+
+    def _snapshot(self) -> AbstractContextManager[None]: ...
 
     def _vec(self, embedding: Sequence[float]) -> list[float]: ...
 
@@ -81,17 +84,18 @@ class KuzuReadMixin(NamedReadsMixin):
         self: _KuzuReadHost, entity_id: str, hops: int = 1, limit: int = 100
     ) -> Subgraph:
         hops = max(1, min(MAX_HOPS, hops))
-        start = self._read("entity_get", id=entity_id)
-        if not start:
-            return Subgraph()
-        rows = self._read("neighbourhood", id=entity_id, hops=hops, limit=max(1, limit))
-        nodes = [GraphNode(start[0][0], "Entity", start[0][1], start[0][2], 0)]
-        nodes += [GraphNode(r[0], "Entity", r[1], r[2], int(r[3])) for r in rows]
-        ids = [n.id for n in nodes]
-        edges = [
-            GraphEdge(r[0], r[1], r[2], float(r[3]), tuple(r[4]))
-            for r in self._read("relations_among", ids=ids)
-        ]
+        with self._snapshot():  # its three queries read one version
+            start = self._read("entity_get", id=entity_id)
+            if not start:
+                return Subgraph()
+            rows = self._read("neighbourhood", id=entity_id, hops=hops, limit=max(1, limit))
+            nodes = [GraphNode(start[0][0], "Entity", start[0][1], start[0][2], 0)]
+            nodes += [GraphNode(r[0], "Entity", r[1], r[2], int(r[3])) for r in rows]
+            ids = [n.id for n in nodes]
+            edges = [
+                GraphEdge(r[0], r[1], r[2], float(r[3]), tuple(r[4]))
+                for r in self._read("relations_among", ids=ids)
+            ]
         return Subgraph(nodes=nodes, edges=edges)
 
     def export_graph(self: _KuzuReadHost) -> GraphExport:

@@ -44,9 +44,6 @@ from graph_store.types import (
 )
 
 _DELETE_BATCH = 500  # documents per delete transaction: bounds what one transaction holds
-# Optimistic projection reads before one that holds writers off: holding them off each time
-# would stop every reader behind the writer that waits for this one.
-_PROJECTION_TRIES = 3
 
 
 class KuzuGraphStore(KuzuWriteMixin, KuzuIndexMixin, KuzuReadMixin, KuzuExploreMixin):
@@ -81,7 +78,10 @@ class KuzuGraphStore(KuzuWriteMixin, KuzuIndexMixin, KuzuReadMixin, KuzuExploreM
         self._path.parent.mkdir(parents=True, exist_ok=True)
         recover_unreplayable_log(self._path)
         try:
-            self._db = kuzu.Database(str(self._path))
+            # Checkpoints are ours, after each commit and under the exclusive hold (rwlock.py):
+            # an automatic one, after a write statement outside a transaction, would wait for
+            # the readers beside the write.
+            self._db = kuzu.Database(str(self._path), auto_checkpoint=False)
             self._conn = kuzu.Connection(self._db)
             load_extensions(self._conn)
         except RuntimeError as exc:
@@ -117,7 +117,7 @@ class KuzuGraphStore(KuzuWriteMixin, KuzuIndexMixin, KuzuReadMixin, KuzuExploreM
         self.close()
 
     def init_schema(self) -> None:
-        with self._writing():
+        with self._writing(), self._exclusive():
             for stmt in cypher.statements("kuzu", "schema"):
                 self._run_raw(stmt.replace("{dim}", str(self._dim)))
             # Vector indexes are not created here but once their tables have rows: see
@@ -184,6 +184,31 @@ class KuzuGraphStore(KuzuWriteMixin, KuzuIndexMixin, KuzuReadMixin, KuzuExploreM
         return self._rw.read()
 
     @contextlib.contextmanager
+    def _snapshot(self) -> Iterator[None]:
+        """The queries of this thread inside read one committed version: one read-only
+        transaction on the thread's connection (Kùzu serves it the last commit's snapshot
+        whatever commits meanwhile). Writers write beside it; only a checkpoint or an index
+        change waits for it to end. The writer's own thread reads its own transaction, and a
+        snapshot inside another is the outer one."""
+        local = self._local
+        with self._rw.read():
+            if getattr(local, "writing", 0) or getattr(local, "snapshot", False):
+                yield
+                return
+            conn = self._require()
+            conn.execute("BEGIN TRANSACTION READ ONLY")
+            local.snapshot = True
+            try:
+                yield
+            finally:
+                local.snapshot = False
+                try:
+                    conn.execute("COMMIT")
+                except RuntimeError:  # a failed query already ended the transaction
+                    with contextlib.suppress(RuntimeError):
+                        conn.execute("ROLLBACK")
+
+    @contextlib.contextmanager
     def _writing(self) -> Iterator[None]:
         """Hold the write lock; queries of this thread go through the writer connection."""
         with self._rw.write():
@@ -193,6 +218,27 @@ class KuzuGraphStore(KuzuWriteMixin, KuzuIndexMixin, KuzuReadMixin, KuzuExploreM
                 yield
             finally:
                 local.writing -= 1
+
+    @contextlib.contextmanager
+    def _writing_if_free(self) -> Iterator[bool]:
+        """``_writing()`` when no other thread writes and this one is not inside a read;
+        otherwise it yields False at once instead of waiting."""
+        with self._rw.try_write() as held:
+            if not held:
+                yield False
+                return
+            local = self._local
+            local.writing = getattr(local, "writing", 0) + 1
+            try:
+                yield True
+            finally:
+                local.writing -= 1
+
+    def _exclusive(self) -> contextlib.AbstractContextManager[None]:
+        """The writer's hold with no reader beside it: for checkpoints and index changes,
+        which Kùzu runs only once every other transaction has left. Callers hold
+        ``_writing()``."""
+        return self._rw.exclusive()
 
     def _run_raw(self, text: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
         conn = self._require()
@@ -249,21 +295,25 @@ class KuzuGraphStore(KuzuWriteMixin, KuzuIndexMixin, KuzuReadMixin, KuzuExploreM
             # A new version in the same transaction: caches keyed on it (retrieval projections)
             # can never pair old contents with a new version or the reverse.
             self._q("meta_set", key="graph_version", value=uuid.uuid4().hex)
-            try:
-                conn.execute("COMMIT")
-            except RuntimeError as exc:
-                # Kùzu checkpoints inside COMMIT once the log is large; when that part fails the
-                # transaction is already committed, only not checkpointed.
-                raise StoreError(
-                    f"embedded graph: COMMIT failed ({exc}); the write may stand, unprotected "
-                    "from a kill until the next checkpoint"
-                ) from exc
+            # The statements ran beside readers; the commit does not. A transaction that
+            # bulk-loaded with COPY (every document write) is checkpointed inside its COMMIT,
+            # which waits for every other transaction to leave, so readers wait for the
+            # COMMIT and the checkpoint only.
+            with self._exclusive():
+                try:
+                    conn.execute("COMMIT")
+                except RuntimeError as exc:
+                    # When the checkpoint inside COMMIT fails, the transaction stands.
+                    raise StoreError(
+                        f"embedded graph: COMMIT failed ({exc}); the write may stand, "
+                        "unprotected from a kill until the next checkpoint"
+                    ) from exc
+                self._checkpoint()
         except BaseException:
             # Kùzu rolls back by itself when a statement fails inside the transaction.
             with contextlib.suppress(RuntimeError):
                 conn.execute("ROLLBACK")
             raise
-        self._checkpoint()
 
     def _checkpoint(self) -> None:
         """Fold the write-ahead log into the database files after every committed write.
@@ -273,14 +323,15 @@ class KuzuGraphStore(KuzuWriteMixin, KuzuIndexMixin, KuzuReadMixin, KuzuExploreM
         twice; a node deleted and re-created with the same id goes missing). With the log
         emptied at each commit, a kill leaves a log only when it lands inside a commit; the
         one such log Kùzu cannot replay is salvaged at the next open (kuzu_recovery.py).
-        Callers hold the write lock, so no reader transaction can hold the checkpoint up.
+        It runs under the exclusive hold, so no reader transaction can hold the checkpoint up.
         Kùzu gives up on a checkpoint after waiting ~6 s for open transactions to leave; one
         retry covers a straggler, then the failure is raised: the write is committed, but the
         crash safety above no longer holds for it, which a caller must not learn from a kill."""
         conn = self._require()
         for attempt in range(1, self._checkpoint_attempts + 1):
             try:
-                conn.execute("CHECKPOINT")
+                with self._exclusive():
+                    conn.execute("CHECKPOINT")
                 return
             except RuntimeError as exc:
                 if attempt == self._checkpoint_attempts:
@@ -305,16 +356,8 @@ class KuzuGraphStore(KuzuWriteMixin, KuzuIndexMixin, KuzuReadMixin, KuzuExploreM
         return self._meta("graph_version") or ""
 
     def projection_data(self) -> ProjectionData:
-        """One graph version's projection. Its parts are several queries, each its own read
-        transaction, so a batch committed between two would pair one version's chunk ids with
-        another's embeddings; a read that saw the version move is done again, and the last
-        try holds writers off for its length (every write moves the version)."""
-        for _ in range(_PROJECTION_TRIES - 1):
-            version = self.graph_version()
-            data = read_projection(version, lambda name: self._q(name))
-            if self.graph_version() == version:
-                return data
-        with self._reading():
+        """One graph version's projection: its several queries read one snapshot."""
+        with self._snapshot():
             return read_projection(self.graph_version(), lambda name: self._q(name))
 
     def set_pagerank(self, entity_scores: dict[str, float], doc_scores: dict[str, float]) -> None:

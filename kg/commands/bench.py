@@ -214,6 +214,61 @@ def table(
 
 
 @bench_app.command()
+def scale(
+    corpus: CorpusOpt,
+    factors: Annotated[
+        str, typer.Option(help="Comma-separated multiples of the corpus, e.g. 1,2,5.")
+    ] = "1,2,5",
+    base_passages: Annotated[
+        int | None, typer.Option(min=1, help="The first N passages as the 1x corpus.")
+    ] = None,
+    questions: Annotated[int, typer.Option(min=1, help="Timed questions per size.")] = 50,
+    out_path: Annotated[Path, typer.Option("--out", help="Where to write JSON.")] = Path(
+        "bench/results/scale.json"
+    ),
+    plot_path: Annotated[Path, typer.Option("--plot", help="Where to draw the plot.")] = Path(
+        "bench/results/scale.png"
+    ),
+    work_dir: WorkDirOpt = None,
+    store: StoreOpt = "embedded",
+) -> None:
+    """Cost against size: k x the corpus (the original plus name-shifted copies), each
+    measured for ingest passages/s, graph and dense p50/p95, API RSS and disk per passage."""
+    from bench import scale as sc
+
+    try:
+        wanted = tuple(int(f) for f in factors.split(",") if f.strip())
+    except ValueError as exc:
+        raise fail(f"--factors: whole numbers separated by commas, not {factors!r}") from exc
+    config = sc.ScaleConfig(
+        corpus, wanted, base_passages, questions, work_dir=work_dir, store=_store(store)
+    )
+    try:
+        with _bars() as hook:
+            result = sc.run(config, get_settings(), hook)
+    except KgError as exc:
+        raise fail(str(exc)) from exc
+    _write_json(out_path, result)
+    sc.plot(result, plot_path)
+    rows = [
+        [
+            str(r["factor"]),
+            str(r["passages"]),
+            str(r["ingest_passages_per_s"]),
+            f"{r['graph']['p50_ms']} / {r['graph']['p95_ms']}",
+            f"{r['dense']['p50_ms']} / {r['dense']['p95_ms']}",
+            str(r.get("api_rss_mb", "-")),
+            str(r.get("api_graph_kb_per_passage", "-")),
+            str(r.get("disk_bytes_per_passage", "-")),
+        ]
+        for r in result["rows"]
+    ]
+    header = ["x", "passages", "ingest p/s", "graph p50/p95", "dense p50/p95", "RSS MB"]
+    _print_table(f"scale on {store}", [*header, "graph KB/passage", "disk B/passage"], rows)
+    out.print(f"wrote {out_path} and {plot_path}", highlight=False)
+
+
+@bench_app.command()
 def ingest(
     corpus: Annotated[Path, typer.Argument(help="Corpus file or folder to ingest.")],
     limit: Annotated[int | None, typer.Option(min=1, help="First N passages only.")] = None,

@@ -1,16 +1,18 @@
-"""The embedded store's projection is one graph version although it is read in several
-queries: a batch committed between two of them (a real write from a second thread, timed by a
-hook on the store's query method) is not half in it."""
+"""The embedded store's reads of several queries (the projection, a neighbourhood) are one
+graph version, and a write runs beside them: a batch written between two of the queries (a
+real write from a second thread, timed by a hook on the store's query method; the read goes on
+once the write's statements have all run) is in none of them, and the next read has it."""
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from graph_schema import DocumentGraph
 from graph_store import ProjectionData
 from graph_store.kuzu.store import KuzuGraphStore
 from tests.integration.tiny_graphs import DIM, graph
@@ -25,26 +27,34 @@ def store(tmp_path: Path) -> Iterator[KuzuGraphStore]:
         yield s
 
 
-def _commit_between_reads(store: KuzuGraphStore, commits: int) -> list[threading.Thread]:
-    """Make the store commit a new document from another thread right after each of its next
-    ``commits`` chunk reads of a projection; the last one is not waited for (it may have to
-    wait for the reader)."""
-    read = store._q
+LATE = graph("d1", ["late 1"], ["a1"], [("a1", "a0")])
+
+
+def _commit_between_reads(
+    store: KuzuGraphStore, after: str = "proj_chunks", doc: DocumentGraph = LATE
+) -> list[threading.Thread]:
+    """Make the store write ``doc`` from another thread right after its read ``after``, and
+    go on reading once that write's statements have all run (its transaction is written; its
+    COMMIT waits for no reader to be left)."""
+    read, write_batch = store._q, store._write_batch
+    written = threading.Event()
     writers: list[threading.Thread] = []
+
+    def write_hooked(graphs: Sequence[DocumentGraph]) -> None:
+        write_batch(graphs)
+        written.set()
 
     def hooked(name: str, **params: Any) -> list[list[Any]]:
         rows = read(name, **params)
-        if name == "proj_chunks" and len(writers) < commits:
-            n = len(writers) + 1
-            doc = graph(f"d{n}", [f"late {n}"], [f"a{n}"], [(f"a{n}", "a0")])
+        if name == after and not writers:
             writer = threading.Thread(target=store.upsert_documents, args=([doc],))
             writers.append(writer)
             writer.start()
-            if len(writers) < commits:
-                writer.join()
+            assert written.wait(timeout=120), "the write did not run beside the read"
         return rows
 
     store._q = hooked  # type: ignore[method-assign]
+    store._write_batch = write_hooked  # type: ignore[method-assign]
     return writers
 
 
@@ -57,25 +67,35 @@ def _consistent(data: ProjectionData) -> None:
     assert {s for s, _, _, _ in data.relations} | {t for _, t, _, _ in data.relations} <= entities
 
 
-def test_a_commit_between_the_projection_reads_is_not_half_in_it(store: KuzuGraphStore) -> None:
-    writers = _commit_between_reads(store, commits=1)
-    data = store.projection_data()
-    for w in writers:
-        w.join()
-    assert len(writers) == 1  # a batch committed while the projection was read
-    _consistent(data)
-    assert data.version == store.graph_version() and set(data.doc_ids) == {"d0", "d1"}
-
-
-def test_commits_at_every_optimistic_read_leave_the_last_one_to_hold_writers_off(
+def test_a_commit_between_the_projection_reads_is_in_none_of_them(
     store: KuzuGraphStore,
 ) -> None:
-    writers = _commit_between_reads(store, commits=3)
+    before = store.graph_version()
+    writers = _commit_between_reads(store)
     data = store.projection_data()
     for w in writers:
         w.join()
-    assert len(writers) == 3
+    assert len(writers) == 1  # a batch was written while the projection was read
     _consistent(data)
-    # The third write waited for the last read: the projection is the version before it.
-    assert set(data.doc_ids) == {"d0", "d1", "d2"}
-    assert data.version != store.graph_version()
+    # The version the read began on, whole: the commit is in none of its parts.
+    assert data.version == before != store.graph_version() and set(data.doc_ids) == {"d0"}
+    after = store.projection_data()
+    _consistent(after)
+    assert after.version == store.graph_version() and set(after.doc_ids) == {"d0", "d1"}
+
+
+def test_a_commit_between_the_neighbourhood_reads_is_in_none_of_them(
+    store: KuzuGraphStore,
+) -> None:
+    # The commit adds a relation between the two entities the neighbourhood has just listed.
+    writers = _commit_between_reads(
+        store, after="neighbourhood", doc=graph("d1", ["late 1"], ["a0", "b0"], [("b0", "a0")])
+    )
+    got = store.neighbourhood("a0", hops=1)
+    for w in writers:
+        w.join()
+    assert len(writers) == 1
+    assert {n.id for n in got.nodes} == {"a0", "b0"}
+    assert [(e.source, e.target) for e in got.edges] == [("a0", "b0")]
+    again = store.neighbourhood("a0", hops=1)
+    assert sorted((e.source, e.target) for e in again.edges) == [("a0", "b0"), ("b0", "a0")]
