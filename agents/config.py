@@ -152,6 +152,17 @@ class AgentSettings(BaseModel):
     # prompt by 30% (2,150 -> 1,510 tokens) but its answer recall on 20+20 benchmark
     # questions went 0.65 -> 0.50 (HotpotQA) and 0.30 -> 0.35 (MuSiQue): off by default.
     synthesis_sentences: int = Field(default=0, ge=0, le=200)
+    # Which answerer reads the evidence when an LLM is configured: "synthesis" (the cited
+    # answer with findings, confidence and tools, ``agents.synthesis_answer``) or "reader" (the
+    # question and the ranking's best sentences, numbered; the model names the short answer
+    # and the sentences that support it, ``agents.reader``). Chosen by ``kg bench qa --llm
+    # --answerers reader,synthesis``: see bench/results/HISTORY.md.
+    llm_answerer: Literal["synthesis", "reader"] = "synthesis"
+    # Sentences the reader numbers for the model, best first. Ten is about 400 prompt
+    # tokens, read in seconds by a 1.5B model on two cores; not tuned.
+    reader_sentences: int = Field(default=10, ge=1, le=40)
+    # The reader's reply is a short answer and at most three sentence numbers.
+    reader_max_tokens: int = Field(default=120, ge=16, le=1000)
 
     # --- critique / stopping ------------------------------------------------
     # Converged when less than this share of a round's evidence is new: another round would
@@ -200,7 +211,7 @@ class AgentSettings(BaseModel):
     refinement_passes: int = Field(default=1, ge=0, le=3)
     # Confidence of the offline answer from evidence alone: HIGH needs this share of
     # citations to be PRIMARY/STRATEGIC and at least min_documents sources. (A model's own
-    # HIGH is checked against the offline answer's parts instead: orchestrator._cap_llm_high.)
+    # HIGH is checked against the offline answer's parts instead: answerer.LlmAnswerer.settle.)
     high_confidence_share: float = Field(default=0.5, ge=0.0, le=1.0)
     # Audit logs go to <data_dir>/audit unless set.
     audit_dir: Path | None = None

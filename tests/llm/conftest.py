@@ -1,6 +1,8 @@
 """The real local model for the tests of this folder: ``kg llm serve``'s server, started here
 when none answers (the 0.5B model assembled once and cached under ``KG_LLM_TEST_DIR``, by
-default ``.kg/llm`` in the checkout) and stopped at the end if this session started it.
+default ``.kg/llm`` in the checkout) and stopped at the end if this session started it. With
+``KG_LLM__BASE_URL`` and ``KG_LLM__MODEL`` set, the server they name is used instead (a shared
+one already serving).
 
 Prompts are few and small: the whole folder is a few minutes of CPU on two cores.
 """
@@ -22,6 +24,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="session")
 def local_llm() -> Iterator[LlmSettings]:
+    url, model = os.environ.get("KG_LLM__BASE_URL"), os.environ.get("KG_LLM__MODEL")
+    if url and model:
+        yield LlmSettings(base_url=url, model=model, timeout_s=600, max_retries=0)
+        return
     data_dir = Path(os.environ.get("KG_LLM_TEST_DIR", ROOT / ".kg" / "llm"))
     data_dir.mkdir(parents=True, exist_ok=True)
     cfg = LlmServerSettings(model="qwen2.5-coder-0.5b")
