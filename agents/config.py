@@ -158,9 +158,10 @@ class AgentSettings(BaseModel):
     # and the sentences that support it, ``agents.reader``). Chosen by ``kg bench qa --llm
     # --answerers reader,synthesis``: see bench/results/HISTORY.md.
     llm_answerer: Literal["synthesis", "reader"] = "synthesis"
-    # Sentences the reader numbers for the model, best first. Ten is about 400 prompt
-    # tokens, read in seconds by a 1.5B model on two cores; not tuned.
-    reader_sentences: int = Field(default=10, ge=1, le=40)
+    # Sentences the reader numbers for the model, best first. Not tuned: ten made prompts of
+    # 500-700 tokens on three HotpotQA dev questions (38-102 s a question with the shared 1.5B
+    # server and a loaded machine); eight keeps it near 450.
+    reader_sentences: int = Field(default=8, ge=1, le=40)
     # The reader's reply is a short answer and at most three sentence numbers.
     reader_max_tokens: int = Field(default=120, ge=16, le=1000)
 
