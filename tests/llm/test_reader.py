@@ -9,8 +9,10 @@ from pathlib import Path
 from agents.audit import read
 from agents.config import AgentSettings
 from agents.orchestrator import answer
-from kg.container import Container
+from kg.container import build
+from kg.settings import Settings
 from llm.openai_compat import OpenAICompatClient
+from retrieval.embedder import SentenceTransformerEmbedder
 
 FILM = """# The Quiet Harbour
 
@@ -25,12 +27,19 @@ studied at the film school in Lodz. Her later films were shot in Warsaw.
 
 
 def test_the_reader_answers_with_cited_sentences_of_the_evidence(
-    container: Container, client: OpenAICompatClient, tmp_path: Path
+    client: OpenAICompatClient, embedder: SentenceTransformerEmbedder, tmp_path: Path
 ) -> None:
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     (corpus / "film.md").write_text(FILM, encoding="utf-8")
     (corpus / "director.md").write_text(DIRECTOR, encoding="utf-8")
+    # The graph is built by the rules: the model's one call here is the reader's.
+    settings = Settings(data_dir=tmp_path / "kg")
+    extraction = settings.extraction.model_copy(update={"llm_enabled": False})
+    container = build(settings.model_copy(update={"extraction": extraction}))
+    container.embedder = embedder
+    container.store.open()
+    container.store.init_schema()
     container.ingestor().ingest_paths([corpus])
     cfg = AgentSettings(audit_dir=tmp_path / "audit", llm_answerer="reader", max_iterations=1)
 
@@ -57,3 +66,4 @@ def test_the_reader_answers_with_cited_sentences_of_the_evidence(
         assert " ".join(f.text.split()) in " ".join(texts[cited].split())
     assert result.verifier.passed
     assert result.tokens.get("reader", 0) > 0
+    container.store.close()
