@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from agents.question import STOPWORDS, Kind, QuestionPart, content_stems, forms, stem, words
+from agents.text import NAME_JOINER_WORDS, NAME_JOINERS, YEAR_OR_DECADE
 
 _NUMBER_WORDS = {
     "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
@@ -31,7 +32,6 @@ _NUMBER = re.compile(
 # A day of a month ("25 April 1845", "May 19, 1980"): a date, however many numbers it holds.
 _MONTH = "|".join(sorted(_MONTHS))
 _DAY = re.compile(rf"\b\d{{1,2}}\s+(?:{_MONTH})\b|\b(?:{_MONTH})\s+\d{{1,2}}\b", re.I)
-_YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})s?\b")
 _CENTURY = re.compile(
     r"\b(\d{1,2}(st|nd|rd|th)|[a-z]+(teenth|tieth|first|second|third))\s+century\b", re.I
 )
@@ -55,7 +55,7 @@ def numbers_in(sentence: str) -> list[str]:
     found = [
         m.group(0)
         for m in _NUMBER.finditer(sentence)
-        if not _YEAR.fullmatch(m.group(0).strip().rstrip(","))
+        if not YEAR_OR_DECADE.fullmatch(m.group(0).strip().rstrip(","))
         and not any(a <= m.start() < b for a, b in days)
     ]
     found += [w for w in words(sentence) if w.lower().split("-")[0] in _NUMBER_WORDS]
@@ -63,7 +63,7 @@ def numbers_in(sentence: str) -> list[str]:
 
 
 def dates_in(sentence: str) -> list[str]:
-    found = [m.group(0) for m in _YEAR.finditer(sentence)]
+    found = [m.group(0) for m in YEAR_OR_DECADE.finditer(sentence)]
     found += [m.group(0) for m in _CENTURY.finditer(sentence)]
     found += [w for w in words(sentence) if w.lower() in _MONTHS and w[:1].isupper()]
     return found
@@ -78,7 +78,7 @@ def names_in(sentence: str) -> list[str]:
     for i, tok in enumerate(toks):
         cap = tok[:1].isupper()
         if (cap and (i > 0 or (len(toks) > 1 and toks[1][:1].isupper()))) or (
-            current and tok.lower() in {"of", "the", "and", "de", "von", "van"}
+            current and tok.lower() in NAME_JOINERS
         ):
             current.append(tok)
         else:
@@ -87,7 +87,7 @@ def names_in(sentence: str) -> list[str]:
             current = []
     if current:
         spans.append(" ".join(current))
-    return [re.sub(r"\s+(of|the|and|de|von|van)$", "", s) for s in spans if s]
+    return [re.sub(rf"\s+({NAME_JOINER_WORDS})$", "", s) for s in spans if s]
 
 
 def _new(items: list[str], asked: set[str]) -> list[str]:

@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from agents.question import STOPWORDS, Kind, content_stems, stem, words
+from agents.text import NAME_WORDS, WORD
 
 # (entity text, NER label) per sentence.
 Entity = tuple[str, str]
@@ -40,9 +41,7 @@ _CURRENCY = frozenset("£$€¥")
 _SCALE = re.compile(r"(?:bn|m|k|%)(?!\w)")
 # Kinds answered by names, which a sentence can list ("A, B and C").
 _NAME_KINDS = frozenset({"PERSON", "PLACE", "THING"})
-_WORD = re.compile(r"[^\W\d_][\w'’\-]*")
-_NAME = r"[A-Z][\w'’.\-]*(?:\s+[A-Z][\w'’.\-]*)*"
-_LIST_TAIL = re.compile(rf"(?:,\s+{_NAME})*,?\s+and\s+{_NAME}")
+_LIST_TAIL = re.compile(rf"(?:,\s+{NAME_WORDS})*,?\s+and\s+{NAME_WORDS}")
 # Labels of things a multi-hop question can pass through (the bridge): names, not amounts.
 _BRIDGE_LABELS = _LABELS["THING"]
 # Kinds whose candidates are checked closely enough for HIGH confidence: a THING may be any name.
@@ -124,7 +123,7 @@ def _anchors(sentence: str, question: str) -> tuple[list[tuple[int, int]], list[
     The answer sits next to the relation; a name the question gives is its subject."""
     asked = _stems(question)
     names = {stem(w) for w in words(question)[1:] if w[:1].isupper()}
-    found = [(m.start(), m.end(), stem(m.group(0))) for m in _WORD.finditer(sentence)]
+    found = [(m.start(), m.end(), stem(m.group(0))) for m in WORD.finditer(sentence)]
     relation = [(a, b) for a, b, s in found if s in asked and s not in names]
     return relation, [(a, b) for a, b, s in found if s in asked and s in names]
 

@@ -12,7 +12,7 @@ import threading
 from typing import Any
 
 from agents.audit import AuditLog, new_run_id
-from agents.loop import AgentContainer, gather
+from agents.loop import AgentContainer, RunContext, gather
 from graph_store import GraphStore
 from retrieval.search import Searcher
 
@@ -30,16 +30,8 @@ def evidence_ranking(
         return None
 
     audit = AuditLog(None, new_run_id())
-    gathered = gather(
-        container,
-        question,
-        container.settings.agent,
-        audit,
-        ignore,
-        None,
-        k,
-        searcher=_searcher(container),
-    )
+    run = RunContext(container, question, container.settings.agent, audit, ignore, k=k)
+    gathered = gather(run, _searcher(container))
     return gathered.pool.bundle().ids(), gathered.iterations
 
 

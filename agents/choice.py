@@ -27,6 +27,7 @@ import numpy as np
 from agents.answer_facts import sentence_stems
 from agents.question import STOPWORDS, stem, words
 from agents.sentence_rank import Candidate
+from agents.text import OPTION_SPAN, YEAR
 from agents.verdict import subject_key, subject_sentences
 
 _EARLY = frozenset({"first", "earlier", "earliest", "older", "oldest", "before", "sooner"})
@@ -40,10 +41,8 @@ _AMOUNT = frozenset({
     "shorter", "shortest", "taller", "tallest", "greater", "greatest", "heavier", "heaviest",
     "wider", "widest", "deeper", "deepest", "faster", "fastest", "richer", "richest",
 })  # fmt: skip
-_YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 # The two options at the question's end: "..., A or B?", "... first A or B ?".
-_SPAN = r"(?:the\s+)?[A-Z][\w'’.\-]*(?:\s+(?:(?:of|the|and the|de|von|van)\s+)?[A-Z0-9][\w'’.\-]*)*"
-_OPTIONS = re.compile(rf"({_SPAN})\s*,?\s+or\s+({_SPAN})\s*\??\s*$")
+_OPTIONS = re.compile(rf"({OPTION_SPAN})\s*,?\s+or\s+({OPTION_SPAN})\s*\??\s*$")
 
 
 @dataclass(frozen=True)
@@ -68,7 +67,7 @@ def _split(question: str) -> tuple[str, list[str]]:
 
 
 def _year(sentence: str) -> int | None:
-    m = _YEAR.search(sentence)
+    m = YEAR.search(sentence)
     return int(m.group(1)) if m else None
 
 

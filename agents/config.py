@@ -152,6 +152,20 @@ class AgentSettings(BaseModel):
     # prompt by 30% (2,150 -> 1,510 tokens) but its answer recall on 20+20 benchmark
     # questions went 0.65 -> 0.50 (HotpotQA) and 0.30 -> 0.35 (MuSiQue): off by default.
     synthesis_sentences: int = Field(default=0, ge=0, le=200)
+    # Which answerer reads the evidence when an LLM is configured: "synthesis" (the cited
+    # answer with findings, confidence and tools, ``agents.synthesis_answer``) or "reader" (the
+    # question and the ranking's best sentences, numbered; the model names the short answer
+    # and the sentences that support it, ``agents.reader``). On the first 6 questions of each
+    # unseen set the 1.5B reader's lead F1 was 0.548 against the offline 0.261 (18 questions),
+    # but its seconds were not measured on a quiet server and report-style questions not at
+    # all, so synthesis stays the default (bench/results/HISTORY.md, "The LLM reader").
+    llm_answerer: Literal["synthesis", "reader"] = "synthesis"
+    # Sentences the reader numbers for the model, best first. Not tuned: ten made prompts of
+    # 500-700 tokens on three HotpotQA dev questions (38-102 s a question with the shared 1.5B
+    # server and a loaded machine); eight keeps it near 450.
+    reader_sentences: int = Field(default=8, ge=1, le=40)
+    # The reader's reply is a short answer and at most three sentence numbers.
+    reader_max_tokens: int = Field(default=120, ge=16, le=1000)
 
     # --- critique / stopping ------------------------------------------------
     # Converged when less than this share of a round's evidence is new: another round would
@@ -200,7 +214,7 @@ class AgentSettings(BaseModel):
     refinement_passes: int = Field(default=1, ge=0, le=3)
     # Confidence of the offline answer from evidence alone: HIGH needs this share of
     # citations to be PRIMARY/STRATEGIC and at least min_documents sources. (A model's own
-    # HIGH is checked against the offline answer's parts instead: orchestrator._cap_llm_high.)
+    # HIGH is checked against the offline answer's parts instead: answerer.LlmAnswerer.settle.)
     high_confidence_share: float = Field(default=0.5, ge=0.0, le=1.0)
     # Audit logs go to <data_dir>/audit unless set.
     audit_dir: Path | None = None

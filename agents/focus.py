@@ -19,7 +19,13 @@ from agents.answer_types import Ner
 from agents.extractive import ExtractiveOptions
 from agents.models import EvidenceBundle
 from agents.question import analyse
-from agents.sentence_rank import anchors, bridge_bonus, scores, sentence_candidates
+from agents.sentence_rank import (
+    Candidate,
+    anchors,
+    bridge_bonus,
+    scores,
+    sentence_candidates,
+)
 from extraction.chunking import split_sentences
 from retrieval.embedder import Embedder
 
@@ -39,12 +45,9 @@ def focused(
     cands = sentence_candidates(evidence.items, opts.min_words, ner)
     if keep <= 0 or len(cands) <= keep:
         return evidence
-    overall = scores(question, analyse(question), cands, embedder, opts.weights()).max(axis=0)
-    first_hop = anchors(cands, overall, [], opts.anchor_documents)
-    ranking = overall + bridge_bonus(cands, first_hop, question, opts.bridge_weight)
     kept: dict[str, set[int]] = defaultdict(set)
-    for i in np.argsort(-ranking)[:keep]:
-        kept[cands[int(i)].passage.chunk_id].add(cands[int(i)].position)
+    for c in _ranked(question, cands, embedder, opts)[:keep]:
+        kept[c.passage.chunk_id].add(c.position)
     items = []
     for item in evidence.items:
         positions = kept.get(item.chunk_id)
@@ -54,3 +57,30 @@ def focused(
         text = " ".join(sentences[p] for p in sorted(positions | {0}))
         items.append(item.model_copy(update={"text": text}))
     return EvidenceBundle(items=items)
+
+
+def top_sentences(
+    question: str,
+    evidence: EvidenceBundle,
+    embedder: Embedder,
+    keep: int,
+    ner: Ner | None = None,
+    options: ExtractiveOptions | None = None,
+) -> list[Candidate]:
+    """The ``keep`` evidence sentences the offline ranking puts first for ``question``, best
+    first (all of them when there are fewer)."""
+    opts = options or ExtractiveOptions()
+    cands = sentence_candidates(evidence.items, opts.min_words, ner)
+    if not cands or keep <= 0:
+        return []
+    return _ranked(question, cands, embedder, opts)[:keep]
+
+
+def _ranked(
+    question: str, cands: list[Candidate], embedder: Embedder, opts: ExtractiveOptions
+) -> list[Candidate]:
+    """``cands`` best first: the best part score, with the bridge bonus for multi-hop chains."""
+    overall = scores(question, analyse(question), cands, embedder, opts.weights()).max(axis=0)
+    first_hop = anchors(cands, overall, [], opts.anchor_documents)
+    ranking = overall + bridge_bonus(cands, first_hop, question, opts.bridge_weight)
+    return [cands[int(i)] for i in np.argsort(-ranking)]

@@ -44,6 +44,34 @@ class AgentContainer(Protocol):
     def searcher(self) -> Searcher: ...
 
 
+@dataclass(frozen=True)
+class RunContext:
+    """One question's run, as every step of it reads it: the opened container, the question,
+    the settings in force, the audit log and event sink, the LLM caller (None offline), the
+    chunks per sub-query (``k``, None for the settings' own) and the run's filters. With
+    ``llm_plans`` False the planner stays deterministic even when a caller is there (an
+    answerer that gives the model only the reading)."""
+
+    container: AgentContainer
+    question: str
+    cfg: AgentSettings
+    audit: AuditLog
+    emit: OnEvent
+    caller: LLMCaller | None = None
+    k: int | None = None
+    filters: SearchFilters | None = None
+    llm_plans: bool = True
+
+    @property
+    def per_query(self) -> int:
+        return self.k or self.cfg.k_per_query
+
+    @property
+    def planner(self) -> LLMCaller | None:
+        """The caller the context and plan steps use."""
+        return self.caller if self.llm_plans else None
+
+
 @dataclass
 class Gathered:
     ctx: QueryContext
@@ -64,22 +92,14 @@ class Gathered:
         return searcher.retrieve(task.query, k, preset, task_filters(self.filters, task))
 
 
-def gather(
-    container: AgentContainer,
-    question: str,
-    settings: AgentSettings,
-    audit: AuditLog,
-    emit: OnEvent,
-    caller: LLMCaller | None = None,
-    k: int | None = None,
-    searcher: Searcher | None = None,
-    filters: SearchFilters | None = None,
-) -> Gathered:
-    """``filters`` (document source, type, dates) apply to every retrieval of the run."""
+def gather(run: RunContext, searcher: Searcher | None = None) -> Gathered:
+    """The evidence of ``run``'s question; its filters (document source, type, dates) apply to
+    every retrieval. ``searcher`` replaces the container's (a benchmark keeps one)."""
+    container, settings, audit, caller = run.container, run.cfg, run.audit, run.caller
     # Every round reads the graph version of the question's start, whatever commits meanwhile.
     searcher = (searcher or container.searcher()).pinned()
-    ctx, reach = _context(container, searcher, question, settings, audit, emit, caller)
-    the_plan = _plan(ctx, caller, settings, audit, emit)
+    ctx, reach = _context(run, searcher)
+    the_plan = _plan(ctx, run)
     subjects = frozenset(e.entity_id for e in ctx.linked)
     pool = EvidencePool(reach, settings, DocIndex(searcher.model), subjects)
     out = Gathered(
@@ -89,14 +109,12 @@ def gather(
         reach,
         list(the_plan.subtasks),
         warnings=list(the_plan.warnings),
-        filters=filters,
+        filters=run.filters,
     )
     round_tasks = list(the_plan.subtasks)
     for iteration in range(1, ctx.iteration_budget + 1):
         record = IterationRound(iteration=iteration, queries=[t.query for t in round_tasks])
-        retrieved, fresh = _retrieve_round(
-            searcher, out, round_tasks, iteration, k or settings.k_per_query, settings, audit, emit
-        )
+        retrieved, fresh = _retrieve_round(run, searcher, out, round_tasks, iteration)
         out.iterations = iteration
         facts = RoundFacts(
             iteration=iteration,
@@ -113,7 +131,7 @@ def gather(
         record.stop_reason = verdict.reason if verdict.stop else ""
         out.rounds.append(record)
         audit.write("critique", **verdict.model_dump())
-        emit("critique", verdict.model_dump(include=_CRITIQUE_EVENT))
+        run.emit("critique", verdict.model_dump(include=_CRITIQUE_EVENT))
         if verdict.stop:
             break
         round_tasks = verdict.new_subtasks
@@ -140,33 +158,26 @@ _CRITIQUE_EVENT = {
 }
 
 
-def _context(
-    container: AgentContainer,
-    searcher: Searcher,
-    question: str,
-    settings: AgentSettings,
-    audit: AuditLog,
-    emit: OnEvent,
-    caller: LLMCaller | None,
-) -> tuple[QueryContext, GraphReach]:
+def _context(run: RunContext, searcher: Searcher) -> tuple[QueryContext, GraphReach]:
     """What the graph says about the question before any retrieval: linked entities, their
     neighbours on relation paths, and the complexity that sets the iteration budget."""
+    question, settings = run.question, run.cfg
     model = searcher.model
-    vector = container.embedder.embed([question])[0]
+    vector = run.container.embedder.embed([question])[0]
     links = link_entities(model, question, vector, settings, searcher.settings)
     reach, ranked = neighbours(model, links.entities, settings, vector)
     complexity = complexity_of(links.groups, settings)
     ctx = QueryContext(
-        run_id=audit.run_id,
+        run_id=run.audit.run_id,
         question=question,
         linked=links.entities,
         neighbours=ranked[: settings.context_neighbours],
         complexity=complexity,
         iteration_budget=iteration_budget(complexity, settings),
-        mode="llm" if caller is not None else "offline",
+        mode="llm" if run.planner is not None else "offline",
     )
-    audit.write("context", **ctx.model_dump())
-    emit(
+    run.audit.write("context", **ctx.model_dump())
+    run.emit(
         "context",
         {
             "linked": [e.name for e in ctx.linked],
@@ -177,19 +188,13 @@ def _context(
     return ctx, reach
 
 
-def _plan(
-    ctx: QueryContext,
-    caller: LLMCaller | None,
-    settings: AgentSettings,
-    audit: AuditLog,
-    emit: OnEvent,
-) -> SubTaskPlan:
+def _plan(ctx: QueryContext, run: RunContext) -> SubTaskPlan:
     """Sub-tasks with focused queries; the plan's complexity resets the iteration budget."""
-    the_plan = plan(ctx, caller, settings)
+    the_plan = plan(ctx, run.planner, run.cfg)
     ctx.complexity = the_plan.complexity
-    ctx.iteration_budget = iteration_budget(the_plan.complexity, settings)
-    audit.write("plan", **the_plan.model_dump(), iteration_budget=ctx.iteration_budget)
-    emit(
+    ctx.iteration_budget = iteration_budget(the_plan.complexity, run.cfg)
+    run.audit.write("plan", **the_plan.model_dump(), iteration_budget=ctx.iteration_budget)
+    run.emit(
         "plan",
         {
             "source": the_plan.source,
@@ -204,17 +209,11 @@ def _plan(
 
 
 def _retrieve_round(
-    searcher: Searcher,
-    out: Gathered,
-    tasks: list[SubTask],
-    iteration: int,
-    per_query: int,
-    settings: AgentSettings,
-    audit: AuditLog,
-    emit: OnEvent,
+    run: RunContext, searcher: Searcher, out: Gathered, tasks: list[SubTask], iteration: int
 ) -> tuple[set[str], set[str]]:
     """One retrieval per sub-task into the pool: (chunk ids retrieved, chunk ids new)."""
-    preset = settings.preset or None
+    audit, emit, per_query = run.audit, run.emit, run.per_query
+    preset = run.cfg.preset or None
     retrieved: set[str] = set()
     fresh: set[str] = set()
     for task in tasks:

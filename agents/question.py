@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from agents.text import WORD_OR_NUMBER
+
 Kind = Literal["NUMBER", "DATE", "PERSON", "PLACE", "LIST", "YESNO", "THING"]
 
-_WORD = re.compile(r"[^\W\d_][\w'’\-]*|\d[\d,.]*")
 _WH = r"(?:how|what|which|who|whom|whose|when|where|why)"
 # A preposition that may lead an interrogative ("in which year", "by how much").
 _PREP = r"(?:in|on|at|of|for|from|to|during|by)"
@@ -127,7 +128,7 @@ def forms(word: str) -> frozenset[str]:
 
 
 def words(text: str) -> list[str]:
-    return _WORD.findall(text)
+    return WORD_OR_NUMBER.findall(text)
 
 
 def content_stems(text: str) -> list[str]:

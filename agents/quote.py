@@ -15,23 +15,21 @@ reached them (``graph_lines``).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 import numpy as np
 
 from agents.sentence_rank import Candidate, Passage
+from agents.text import TITLE_JOINERS, WORD
 from core.names import unqualified_name
 
 _SUBJECT = frozenset({"he", "she", "it", "they"})
 _POSSESSIVE = frozenset({"his", "her", "its", "their"})
-_JOINERS = frozenset({"of", "the", "and", "de", "von", "van", "da", "du", "la", "le", "in", "on"})
-_WORD = re.compile(r"[^\W\d_][\w'’\-]*")
 
 
 def is_name(title: str) -> bool:
     """Most of the title's words (joiners aside) are capitalised, as in a name."""
-    found = [w for w in _WORD.findall(title) if w.lower() not in _JOINERS]
+    found = [w for w in WORD.findall(title) if w.lower() not in TITLE_JOINERS]
     return bool(found) and 2 * sum(w[0].isupper() for w in found) >= len(found)
 
 

@@ -25,6 +25,7 @@ import numpy as np
 from agents.answer_types import candidates
 from agents.question import STOPWORDS, content_stems, kind_of, stem, words
 from agents.sentence_rank import Candidate
+from agents.text import QUESTION_NAME
 
 # Question words that frame the comparison rather than name a property.
 _FRAME = frozenset({"both", "also", "same", "each", "either", "like", "too", "well"})
@@ -48,13 +49,6 @@ def verdict(question: str, cands: Sequence[Candidate], ranking: np.ndarray) -> V
     return _property(question, subjects, cands, ranking)
 
 
-# A name in the question: capitalised words, lower-case joiners ("Escape from the Dark",
-# "Géza von Cziffra") between them; the question's first word is its auxiliary, not a name.
-_SPAN = re.compile(
-    r"(?<![\w'’])[A-Z][\w'’\-]*(?:\s+(?:(?:of|the|from|von|van|de|la|and the)\s+)?[A-Z][\w'’\-]*)*"
-)
-
-
 def _core(title: str) -> str:
     """A title without its qualifier or article: "The Exies (band)" -> "exies"."""
     return re.sub(r"^the\s+", "", re.sub(r"\s*\(.*\)$", "", title).strip().lower())
@@ -63,7 +57,8 @@ def _core(title: str) -> str:
 def _subjects(question: str, cands: Sequence[Candidate]) -> dict[str, list[int]]:
     """Each name of the question that has a document of its own -> the sentences about it."""
     names = []
-    for m in _SPAN.finditer(question):
+    for m in QUESTION_NAME.finditer(question):
+        # The question's first word is its auxiliary, not a name.
         if m.start() == 0 and " " not in m.group(0):
             continue
         names.append(re.sub(r"^(?:Are|Is|Were|Was|Do|Does|Did)\s+", "", m.group(0)))

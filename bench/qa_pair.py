@@ -5,7 +5,8 @@ first alternates from question to question, so that a busy machine slows both mo
 seconds per question compare. Besides each mode's summary (``bench.qa.summarise``) the result
 says what held the LLM back: how many runs fell back to the extractive answer ("llm-failed"),
 the verifier's verdicts, tokens per step, and the questions one mode got right and the other
-did not.
+did not. With ``answerers`` ("reader", "synthesis": ``KG_AGENT__LLM_ANSWERER``'s choices) each
+question is answered offline and once by each of them, a mode (and column) per answerer.
 """
 
 from __future__ import annotations
@@ -34,10 +35,14 @@ if TYPE_CHECKING:
     from agents.models import AgenticResult
 
 MODES = ("offline", "llm")
+ANSWERERS = ("reader", "synthesis")
 
 
 def run_pair(
-    config: QaConfig, settings: Settings, progress: ProgressHook | None = None
+    config: QaConfig,
+    settings: Settings,
+    progress: ProgressHook | None = None,
+    answerers: tuple[str, ...] = (),
 ) -> dict[str, Any]:
     from agents.orchestrator import answer
     from llm.openai_compat import build_llm
@@ -46,31 +51,49 @@ def run_pair(
     llm = build_llm(settings.llm)
     if llm is None:
         raise ConfigError("--llm needs KG_LLM__BASE_URL and KG_LLM__MODEL")
-    rows: dict[str, list[dict[str, Any]]] = {m: [] for m in MODES}
+    modes = modes_of(answerers)
+    agents = {
+        m: settings.agent.model_copy(update={"llm_answerer": m}) if answerers else None
+        for m in modes[1:]
+    }
+    rows: dict[str, list[dict[str, Any]]] = {m: [] for m in modes}
     with bench_store(config.corpus, rules_built(settings), config.work_dir, None, progress) as bs:
         container = bs.container
         container.searcher()  # built once, outside the timed questions
         for n, q in enumerate(questions):
-            order = MODES if n % 2 == 0 else MODES[::-1]
-            for mode in order:
+            # Each mode goes first in turn, so that a busy machine slows them alike.
+            shift = n % len(modes)
+            for mode in modes[shift:] + modes[:shift]:
                 t0 = time.perf_counter()
-                result = answer(container, q.text, llm=llm if mode == "llm" else None)
+                if mode == "offline":
+                    result = answer(container, q.text)
+                else:
+                    result = answer(container, q.text, llm=llm, settings=agents[mode])
                 rows[mode].append(_row(q, result, time.perf_counter() - t0))
             if progress:
                 progress("questions", n + 1, len(questions))
         env = describe(container)
     return {
         "dataset": config.name or dataset_name(config.corpus),
-        "mode": "offline+llm",
+        "mode": "+".join(modes) if answerers else "offline+llm",
         "model": llm.model,
-        "summary": {m: summarise(rows[m]) for m in MODES},
-        "llm_limits": _limits(rows["offline"], rows["llm"]),
+        "modes": list(modes),
+        "summary": {m: summarise(rows[m]) for m in modes},
+        "llm_limits": _limits(rows["offline"], rows["llm"]) if not answerers else None,
+        "limits": {m: _limits(rows["offline"], rows[m]) for m in modes[1:]},
         "questions": [
-            {"offline": off, "llm": on}
-            for off, on in zip(rows["offline"], rows["llm"], strict=True)
+            dict(zip(modes, each, strict=True)) for each in zip(*rows.values(), strict=True)
         ],
         "environment": env,
     }
+
+
+def modes_of(answerers: tuple[str, ...]) -> tuple[str, ...]:
+    """The modes of a run: offline, then "llm" (the configured answerer) or each answerer."""
+    for a in answerers:
+        if a not in ANSWERERS:
+            raise ConfigError(f"unknown answerer {a!r}: one of {', '.join(ANSWERERS)}")
+    return ("offline", *(dict.fromkeys(answerers) or ("llm",)))
 
 
 def _row(q: GoldQuestion, result: AgenticResult, seconds: float) -> dict[str, Any]:
@@ -105,8 +128,9 @@ def _limits(offline: list[dict[str, Any]], llm: list[dict[str, Any]]) -> dict[st
 def table_rows(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     """The printed summary: one row per measure, a column per mode."""
     s = result["summary"]
+    modes = result.get("modes", MODES)
     rows = [
-        [name, *(f"{s[m][key]:.3f}" for m in MODES)]
+        [name, *(f"{s[m][key]:.3f}" for m in modes)]
         for name, key in (
             ("EM", "em"),
             ("F1", "f1"),
@@ -117,10 +141,10 @@ def table_rows(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     ]
     for level in ("HIGH", "MEDIUM", "LOW"):
         cells = []
-        for m in MODES:
+        for m in modes:
             e = s[m]["calibration"].get(level, {"right": 0, "count": 0})
             cells.append(f"{e['right']}/{e['count']}")
         rows.append([f"{level} right", *cells])
-    rows.append(["mean answer words", *(f"{s[m]['mean_answer_words']:.0f}" for m in MODES)])
-    rows.append(["seconds / question", *(f"{s[m]['seconds_per_question']:.1f}" for m in MODES)])
-    return ["measure", *MODES], rows
+    rows.append(["mean answer words", *(f"{s[m]['mean_answer_words']:.0f}" for m in modes)])
+    rows.append(["seconds / question", *(f"{s[m]['seconds_per_question']:.1f}" for m in modes)])
+    return ["measure", *modes], rows

@@ -342,6 +342,14 @@ def qa(
             "in one run (else offline only).",
         ),
     ] = False,
+    answerers: Annotated[
+        str,
+        typer.Option(
+            "--answerers",
+            help="With --llm: comma-separated LLM answerers to run beside offline "
+            "(reader, synthesis; default: the configured KG_AGENT__LLM_ANSWERER).",
+        ),
+    ] = "",
     out_path: Annotated[Path | None, typer.Option("--out", help="Where RESULT.json goes.")] = None,
     name: Annotated[str, typer.Option(help="Dataset name (default: corpus folder).")] = "",
     work_dir: WorkDirOpt = None,
@@ -354,7 +362,8 @@ def qa(
     try:
         with _bars() as hook:
             if llm:
-                result = qa_pair.run_pair(config, get_settings(), hook)
+                chosen = tuple(a.strip() for a in answerers.split(",") if a.strip())
+                result = qa_pair.run_pair(config, get_settings(), hook, chosen)
             else:
                 result = bench_qa.run(config, get_settings(), hook)
     except KgError as exc:

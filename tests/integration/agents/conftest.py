@@ -18,6 +18,7 @@ STEP_MARKERS = {
     "planner": "You plan evidence gathering",
     "synthesis": "You answer questions using only",
     "verifier": "You check an answer against its evidence",
+    "reader": "You answer a question from numbered sentences",
 }
 EVIDENCE_ID = re.compile(r"^\[([^\]\s]+)\] \(", re.MULTILINE)
 
