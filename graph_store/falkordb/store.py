@@ -31,6 +31,7 @@ from core.errors import SchemaVersionError, StoreError, StoreUnavailable
 from graph_schema import SCHEMA_VERSION, DocumentGraph
 from graph_store.falkordb import plan
 from graph_store.falkordb.explore import FalkorExploreMixin
+from graph_store.falkordb.lexical import LexicalIndexes
 from graph_store.falkordb.reads import FalkorReadsMixin
 from graph_store.falkordb.server import FalkorServer
 
@@ -61,6 +62,7 @@ class FalkorGraphStore(FalkorReadsMixin, FalkorExploreMixin):
         self._db: Any = None
         self._graph: Any = None
         self._write_lock = threading.Lock()
+        self._lexical = LexicalIndexes(lambda name: self._read(name), self.graph_version)
 
     # --- lifecycle ------------------------------------------------------------
     def open(self) -> None:
