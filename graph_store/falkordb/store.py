@@ -309,7 +309,8 @@ class FalkorGraphStore(FalkorReadsMixin, FalkorExploreMixin):
         )
 
     def refresh_indexes(self) -> None:
-        """FalkorDB updates its range, vector and full-text indexes at each write: nothing to
+        """FalkorDB updates its range and vector indexes at each write, and the full-text BM25
+        (lexical.py) is rebuilt by the first full-text read of a new graph version: nothing to
         do. Authority is the read model's to refresh (``GraphReadModel.refresh_authority``)."""
 
     def authority_stale(self) -> bool:
