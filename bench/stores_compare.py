@@ -32,17 +32,11 @@ from kg.container import Container, build
 from kg.settings import Settings
 
 STORES = ("embedded", "falkordb")
-MULTIHOP = Path("../shared/bench/multihop")
-CORPORA: dict[str, tuple[Path, Path | None]] = {
-    "musique": (
-        MULTIHOP / "musique/musique_train_corpus.json",
-        MULTIHOP / "musique/musique_train.json",
-    ),
-    "hotpotqa": (
-        MULTIHOP / "hotpotqa/hotpotqa_train_corpus.json",
-        MULTIHOP / "hotpotqa/hotpotqa_train.json",
-    ),
-    "2wiki": (MULTIHOP / "2wikimultihopqa/2wikimultihopqa_corpus.json", None),
+MULTIHOP = Path("../shared/bench/multihop")  # from /work/main; --multihop elsewhere
+CORPORA: dict[str, tuple[str, str | None]] = {
+    "musique": ("musique/musique_train_corpus.json", "musique/musique_train.json"),
+    "hotpotqa": ("hotpotqa/hotpotqa_train_corpus.json", "hotpotqa/hotpotqa_train.json"),
+    "2wiki": ("2wikimultihopqa/2wikimultihopqa_corpus.json", None),
 }
 PRESETS = ("graph", "hybrid", "dense")
 _SAMPLE_S = 0.25  # RSS sampling period
@@ -239,6 +233,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     one.add_argument("--out", type=Path, required=True)
     parser.add_argument("--corpora", default="musique,hotpotqa")
     parser.add_argument("--wiki-passages", type=int, default=0, help="2Wiki slice (0: skip)")
+    parser.add_argument("--multihop", type=Path, default=MULTIHOP, help="the shared sets' folder")
     parser.add_argument("--work", type=Path, default=Path(".kg/bench/stores-compare"))
     parser.add_argument("--out", type=Path, default=Path("bench/results/embedded-stores.json"))
     both = sub.add_parser("combine", help="gather measure outputs (NAME-STORE.json files)")
@@ -258,9 +253,15 @@ def main(argv: Sequence[str] | None = None) -> None:
         result = measure(args.store, args.corpus, args.questions, args.work, args.limit)
         args.out.write_text(json.dumps(result, indent=2), encoding="utf-8")
         return
-    runs = [(name, *CORPORA[name]) for name in args.corpora.split(",") if name]
+    runs: list[tuple[str, Path, Path | None]] = []
+    for name in (n for n in args.corpora.split(",") if n):
+        corpus_name, questions_name = CORPORA[name]
+        questions_path = args.multihop / questions_name if questions_name else None
+        runs.append((name, args.multihop / corpus_name, questions_path))
     if args.wiki_passages:
-        corpus = write_slice(CORPORA["2wiki"][0], args.wiki_passages, args.work / "corpora")
+        corpus = write_slice(
+            args.multihop / CORPORA["2wiki"][0], args.wiki_passages, args.work / "corpora"
+        )
         runs.append(("2wiki", corpus, None))
     results: dict[str, Any] = {"measured_at": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
     for name, corpus, questions in runs:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.reliability.digest import GraphDigest, graph_digest
-from bench.stores_compare import CORPORA, STORES, write_slice
+from bench.stores_compare import CORPORA, MULTIHOP, STORES, write_slice
 from kg.container import build
 from kg.settings import Settings
 
@@ -154,6 +154,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--reuse-clean", action="store_true", help="keep an earlier clean build")
     parser.add_argument("--work", type=Path, default=Path(".kg/bench/stores-crash"))
+    parser.add_argument("--multihop", type=Path, default=MULTIHOP, help="the shared sets' folder")
     parser.add_argument(
         "--out", type=Path, default=Path("bench/results/embedded-stores-crash.json")
     )
@@ -161,7 +162,8 @@ def main() -> None:
     if args.cmd == "child":
         child(args.store, args.data, args.corpus)
         return
-    corpus = write_slice(CORPORA["musique"][0], args.passages, args.work / "corpus")
+    musique = args.multihop / CORPORA["musique"][0]
+    corpus = write_slice(musique, args.passages, args.work / "corpus")
     result: dict[str, Any] = {"measured_at": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
     for store in args.stores.split(","):
         result[store] = run(

@@ -1,9 +1,6 @@
-// $query as in fulltext_chunks.
-CALL db.idx.fulltext.queryNodes('Alias', $query)
-YIELD node AS a, score
-WITH a, score
-ORDER BY score DESC, a.normalized
-LIMIT $k
-MATCH (a)-[:ALIAS_OF]->(e:Entity)
-RETURN e.id, e.name, e.type, score, a.name
-ORDER BY score DESC, e.id
+// Every alias with the entities it names, for the adapter's BM25 (graph_store/falkordb/
+// lexical.py says why not db.idx.fulltext.queryNodes): one row per alias, its name first.
+MATCH (a:Alias)-[:ALIAS_OF]->(e:Entity)
+WITH a, collect([e.id, e.name, e.type]) AS entities
+RETURN a.name, entities
+ORDER BY a.normalized

@@ -11,5 +11,5 @@ CREATE INDEX FOR (m:Meta) ON (m.key);
 CREATE INDEX FOR (f:NumericFact) ON (f.id, f.doc_id);
 CREATE VECTOR INDEX FOR (c:Chunk) ON (c.embedding) OPTIONS {dimension: $dim, similarityFunction: 'cosine'};
 CREATE VECTOR INDEX FOR (e:Entity) ON (e.embedding) OPTIONS {dimension: $dim, similarityFunction: 'cosine'};
-CALL db.idx.fulltext.createNodeIndex('Chunk', 'text');
-CALL db.idx.fulltext.createNodeIndex('Alias', 'name');
+// No full-text index: RediSearch's TF-IDF is the only scorer FalkorDB's queryNodes offers, and
+// the adapter ranks full-text reads with BM25 itself (graph_store/falkordb/lexical.py).

@@ -202,7 +202,6 @@ def with_params(text: str, params: dict[str, Any]) -> str:
 
 _INDEX_STMT = re.compile(
     r"CREATE (?P<vector>VECTOR )?INDEX FOR \(\w+:(?P<label>\w+)\) ON \((?P<props>[^)]*)\)"
-    r"|createNodeIndex\('(?P<ft_label>\w+)', '(?P<ft_prop>\w+)'\)"
 )
 
 
@@ -212,8 +211,6 @@ def index_missing(stmt: str, indexed: set[tuple[str, str, str]]) -> bool:
     m = _INDEX_STMT.search(stmt)
     if m is None:
         return True
-    if m["ft_label"]:
-        return (m["ft_label"], m["ft_prop"], "FULLTEXT") not in indexed
     kind = "VECTOR" if m["vector"] else "RANGE"
     props = [p.strip().split(".")[-1] for p in m["props"].split(",")]
     return any((m["label"], p, kind) not in indexed for p in props)

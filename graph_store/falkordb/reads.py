@@ -4,11 +4,11 @@ as ``GRAPH.RO_QUERY`` through the store's ``_read``."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any, Protocol
 
 from core.errors import StoreError
+from graph_store.falkordb.lexical import LexicalIndexes
 from graph_store.named_reads import NamedReadsMixin
 from graph_store.port import MAX_HOPS
 from graph_store.rows import read_graph_export, read_projection, to_chunk_hit, to_document_info
@@ -24,25 +24,16 @@ from graph_store.types import (
     Subgraph,
 )
 
-# RediSearch query syntax treats punctuation as operators and joins words with AND; the words
-# of a question (letters and digits, any script) joined by '|' ask for any of them, as the
-# Kùzu (conjunctive := false) and Neo4j (Lucene OR) full-text queries do.
-_WORD = re.compile(r"[^\W_]+")
-
 
 class _Host(Protocol):
     _dim: int
+    _lexical: LexicalIndexes
 
     def _read(self, name: str, **params: Any) -> list[list[Any]]: ...
 
     def _meta(self, key: str) -> str | None: ...
 
     def graph_version(self) -> str: ...
-
-
-def fulltext_query(text: str) -> str:
-    """The words of ``text`` as a RediSearch any-of query; empty when it has none."""
-    return "|".join(dict.fromkeys(w.lower() for w in _WORD.findall(text)))
 
 
 def candidates(k: int) -> int:
@@ -71,18 +62,20 @@ class FalkorReadsMixin(NamedReadsMixin):
         return [EntityHit(r[0], r[1], r[2] or "", 1.0 - float(r[3])) for r in rows]
 
     def fulltext_chunks(self: _Host, query: str, k: int) -> list[ChunkHit]:
-        words = fulltext_query(query)
-        if not words:
-            return []
-        rows = self._read("fulltext_chunks", query=words, k=max(1, k))
-        return [to_chunk_hit(r, float(r[5])) for r in rows]
+        """BM25 over the chunk texts, any word of ``query`` (lexical.py says why not
+        RediSearch's scores); query syntax in ``query`` is words."""
+        rows, bm25 = self._lexical.get("fulltext_chunks", 3)
+        return [to_chunk_hit(rows[i], score) for i, score in bm25.top(query, max(1, k))]
 
     def fulltext_aliases(self: _Host, query: str, k: int) -> list[EntityHit]:
-        words = fulltext_query(query)
-        if not words:
-            return []
-        rows = self._read("fulltext_aliases", query=words, k=max(1, k))
-        return [EntityHit(r[0], r[1], r[2] or "", float(r[3]), matched=r[4]) for r in rows]
+        """The entities of the ``k`` best aliases by BM25 over alias names, best first."""
+        rows, bm25 = self._lexical.get("fulltext_aliases", 0)
+        hits = [
+            EntityHit(e[0], e[1], e[2] or "", score, matched=rows[i][0])
+            for i, score in bm25.top(query, max(1, k))
+            for e in rows[i][1]
+        ]
+        return sorted(hits, key=lambda h: (-h.score, h.entity_id))
 
     def neighbourhood(self: _Host, entity_id: str, hops: int = 1, limit: int = 100) -> Subgraph:
         hops = max(1, min(MAX_HOPS, hops))

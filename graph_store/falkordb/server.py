@@ -172,13 +172,19 @@ class FalkorServer:
         self._await_ready()
 
     def _await_ready(self) -> None:
-        """Wait for the server to answer PING: it replays the append-only file first."""
+        """Wait for the server's log to say it is ready, then for it to answer PING. No
+        command is sent before the log says so: a command that arrives while Redis replays a
+        MULTI/EXEC block of the append-only file (FalkorDB yields to clients during a long
+        load) aborts the server (``server.c: '!server.in_exec' is not true``), so a store
+        with a large log could not be reopened."""
         deadline = time.monotonic() + self._timeout
         while time.monotonic() < deadline:
             if self._proc is not None and self._proc.poll() is not None:
                 self.pid = None
                 raise StoreError(f"the FalkorDB server exited at start: {self.log_tail()}")
-            if self._answers():
+            if self.pid is not None and _zombie(self.pid):
+                break  # an adopted server that died: the caller replaces it
+            if self._logged_ready() and self._answers():
                 return
             time.sleep(0.05)
         if self._proc is not None:
@@ -187,6 +193,22 @@ class FalkorServer:
         self.pid = None
         raise StoreUnavailable(
             f"the FalkorDB server did not answer within {self._timeout:.0f} s: {self.log_tail()}"
+        )
+
+    def _logged_ready(self) -> bool:
+        """Whether the log says the server ``self.pid`` finished loading since it started
+        (its lines start ``<pid>:``; the last start-up line of that pid is its own start)."""
+        try:
+            text = b"\n" + (self.directory / _LOG).read_bytes()
+        except OSError:
+            return False
+        pid = f"{self.pid}:".encode()
+        start = text.rfind(b"\n" + pid + b"C ")
+        if start < 0:
+            return False
+        return any(
+            line.startswith(pid) and b"Ready to accept connections" in line
+            for line in text[start:].split(b"\n")
         )
 
     def _answers(self) -> bool:

@@ -31,6 +31,7 @@ from core.errors import SchemaVersionError, StoreError, StoreUnavailable
 from graph_schema import SCHEMA_VERSION, DocumentGraph
 from graph_store.falkordb import plan
 from graph_store.falkordb.explore import FalkorExploreMixin
+from graph_store.falkordb.lexical import LexicalIndexes
 from graph_store.falkordb.reads import FalkorReadsMixin
 from graph_store.falkordb.server import FalkorServer
 
@@ -61,6 +62,7 @@ class FalkorGraphStore(FalkorReadsMixin, FalkorExploreMixin):
         self._db: Any = None
         self._graph: Any = None
         self._write_lock = threading.Lock()
+        self._lexical = LexicalIndexes(lambda name: self._read(name), self.graph_version)
 
     # --- lifecycle ------------------------------------------------------------
     def open(self) -> None:
@@ -307,7 +309,8 @@ class FalkorGraphStore(FalkorReadsMixin, FalkorExploreMixin):
         )
 
     def refresh_indexes(self) -> None:
-        """FalkorDB updates its range, vector and full-text indexes at each write: nothing to
+        """FalkorDB updates its range and vector indexes at each write, and the full-text BM25
+        (lexical.py) is rebuilt by the first full-text read of a new graph version: nothing to
         do. Authority is the read model's to refresh (``GraphReadModel.refresh_authority``)."""
 
     def authority_stale(self) -> bool:

@@ -1,10 +1,14 @@
-"""Pure parts of the FalkorDB adapter: the write plan, full-text query words, index checks."""
+"""Pure parts of the FalkorDB adapter: the write plan, full-text words and BM25, index checks."""
 
 from __future__ import annotations
 
+import math
+
+import pytest
+
 import cypher
 from graph_store.falkordb import plan
-from graph_store.falkordb.reads import fulltext_query
+from graph_store.falkordb.lexical import Bm25, words
 from tests.integration.tiny_graphs import DIM, graph
 
 
@@ -32,21 +36,34 @@ def test_a_replaced_document_takes_back_its_evidence_by_chunk_id() -> None:
     assert queries["entities_delete_orphans"] == {"entity_ids": ["s"]}
 
 
-def test_fulltext_query_is_any_of_the_words() -> None:
-    assert fulltext_query("Who's the  Café-owner? (1999)") == "who|s|the|café|owner|1999"
-    assert fulltext_query(" ?! ") == ""
+def test_fulltext_words_take_any_script_and_drop_stop_words_and_syntax() -> None:
+    assert words("Who's the  Café-owner? (1999) AND") == ["who", "s", "café", "owner", "1999"]
+    assert words(" ?! ") == []
+
+
+def test_bm25_matches_its_formula_and_ranks_any_word() -> None:
+    bm25 = Bm25(["keeper bell bell", "harbour fees harbour", "river harbour", ""])
+    # "keeper" (df 1 of 4, tf 1, length 3 against the mean 2): Lucene IDF, k1 1.2, b 0.75.
+    idf = math.log1p((4 - 1 + 0.5) / (1 + 0.5))
+    norm = 1.2 * (1 - 0.75 + 0.75 * 3 / 2)
+    [(row, score)] = bm25.top("the keeper", 5)
+    assert row == 0 and score == pytest.approx(idf * 2.2 / (1 + norm))
+    assert [i for i, _ in bm25.top("Keeper of the harbour?", 5)] == [0, 1, 2]
+    assert [i for i, _ in bm25.top("keeper harbour", 1)] == [0]
+    assert bm25.top("nothing here", 5) == [] and Bm25([]).top("x", 3) == []
 
 
 def test_index_missing_reads_every_schema_statement() -> None:
     statements = cypher.statements("falkordb", "schema")
     assert all(plan.index_missing(s, set()) for s in statements)
+    # A full-text index an earlier schema made is listed too, and asks for nothing.
     indexed = {
         ("Chunk", "id", "RANGE"),
         ("Chunk", "embedding", "VECTOR"),
         ("Chunk", "text", "FULLTEXT"),
     }
     missing = [s for s in statements if plan.index_missing(s, indexed)]
-    assert len(missing) == len(statements) - 3
+    assert len(missing) == len(statements) - 2
 
 
 def test_params_travel_in_the_query_header_escaped() -> None:

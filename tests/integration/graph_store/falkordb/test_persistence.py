@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from core.errors import SchemaVersionError, StoreError, StoreUnavailable
+from graph_store.falkordb.server import FalkorServer
 from graph_store.falkordb.store import FalkorGraphStore
 from tests.integration.graph_store.falkordb.conftest import make_store
 from tests.integration.tiny_graphs import DIM, graph
@@ -59,33 +60,34 @@ def test_kill_9_of_the_server_loses_no_committed_document(tmp_path: Path) -> Non
         assert again.server_pid != pid
 
 
-def test_kill_9_of_owner_and_server_mid_ingest_keeps_every_committed_document(
-    tmp_path: Path,
-) -> None:
-    """Killed after the child reported 15 commits (never at a time): every reported document
-    is stored whole, and no document is stored in part."""
-    data = tmp_path / "g"
+def _writer_killed_after(data: Path, commits: int, *, with_server: bool) -> tuple[int, list[str]]:
+    """Run tests/.../ingest_until_killed on ``data``, SIGKILL it once it has reported
+    ``commits`` commits (never at a time), and its server too when ``with_server``: the
+    server's pid and the ids reported committed."""
+    module = "tests.integration.graph_store.falkordb.ingest_until_killed"
     child = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "tests.integration.graph_store.falkordb.ingest_until_killed",
-            str(data),
-        ],
-        stdout=subprocess.PIPE,
-        text=True,
+        [sys.executable, "-m", module, str(data)], stdout=subprocess.PIPE, text=True
     )
     assert child.stdout is not None
     server = int(child.stdout.readline().split()[1])
     committed: list[str] = []
-    while len(committed) < 15:
+    while len(committed) < commits:
         line = child.stdout.readline()
-        assert line, "the writer stopped before 15 commits"
+        assert line, f"the writer stopped before {commits} commits"
         committed.append(line.split()[1])
     os.kill(child.pid, signal.SIGKILL)
-    os.kill(server, signal.SIGKILL)
+    if with_server:
+        os.kill(server, signal.SIGKILL)
     child.wait()
-    with make_store(data) as s:
+    return server, committed
+
+
+def test_kill_9_of_owner_and_server_mid_ingest_keeps_every_committed_document(
+    tmp_path: Path,
+) -> None:
+    """Every reported document is stored whole, and no document is stored in part."""
+    _, committed = _writer_killed_after(tmp_path / "g", 15, with_server=True)
+    with make_store(tmp_path / "g") as s:
         stored = {d.id: d.chunks for d in s.list_documents(0, 10_000)}
         assert set(committed) <= set(stored)
         assert all(n == 2 for n in stored.values())  # whole documents only
@@ -95,26 +97,30 @@ def test_kill_9_of_owner_and_server_mid_ingest_keeps_every_committed_document(
 
 
 def test_a_server_left_by_a_killed_owner_is_adopted(tmp_path: Path) -> None:
-    data = tmp_path / "g"
-    child = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "tests.integration.graph_store.falkordb.ingest_until_killed",
-            str(data),
-        ],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert child.stdout is not None
-    server = int(child.stdout.readline().split()[1])
-    child.stdout.readline()  # one commit
-    os.kill(child.pid, signal.SIGKILL)
-    child.wait()
-    with make_store(data) as s:
+    server, _ = _writer_killed_after(tmp_path / "g", 1, with_server=False)
+    with make_store(tmp_path / "g") as s:
         assert s.server_pid == server  # the running server, not a second one
         assert s.counts().documents >= 1
     assert not Path(f"/proc/{server}").exists() or _zombie(server)
+
+
+def test_start_up_waits_for_the_log_to_say_ready_before_any_command(tmp_path: Path) -> None:
+    """A command sent while Redis replays a MULTI/EXEC block of the append-only file aborts
+    it ('!server.in_exec'), so readiness is read from the server's own log lines first."""
+    server = FalkorServer(tmp_path)
+    server.pid = 4242
+    log = tmp_path / "redis.log"
+    lines = [
+        "4242:C 01 Jan * Redis is starting",  # an earlier server with the same pid: ready
+        "4242:M 01 Jan * Ready to accept connections unix",
+        "4242:C 02 Jan * Redis is starting",  # this one: still loading
+        "4242:M 02 Jan * Reading RDB base file on AOF loading...",
+        "77:M 02 Jan * Ready to accept connections unix",  # another server's line
+    ]
+    log.write_text("\n".join(lines) + "\n")
+    assert not server._logged_ready()
+    log.write_text(log.read_text() + "4242:M 02 Jan * Ready to accept connections unix\n")
+    assert server._logged_ready()
 
 
 def _zombie(pid: int) -> bool:

@@ -1,0 +1,102 @@
+"""BM25 for the FalkorDB store's full-text reads, ranked in this process.
+
+FalkorDB's ``db.idx.fulltext.queryNodes`` scores with RediSearch's default scorer, TF-IDF, and
+takes no other: each term's frequency is divided by the document's most frequent term's, and
+IDF is ``logb(1 + N / df)`` (an integer). A passage that repeats one common question word
+(normalised to 1.0) outranks one that holds the question's rare words once among others, and a
+stemmed word counts twice (word and stem). Measured on HotpotQA (994 passages, 100 questions),
+this lexical list sank the hybrid preset to R@2 / R@5 0.18 / 0.335 against 0.595 / 0.785 with
+Kùzu's BM25 (docs/decisions/embedded-store.md). Kùzu and Neo4j rank full-text hits by Okapi
+BM25, so this store does too: one index per graph version over the chunk texts and one over
+the alias names, read from the graph when the version moves, each queried with any word of the
+question (k1 1.2, b 0.75, Lucene's IDF ``ln(1 + (N - df + 0.5) / (df + 0.5))``, as Kùzu).
+Words are lower-cased letters and digits of any script, Lucene's short English stop-word list
+dropped, not stemmed.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from scipy import sparse
+
+K1 = 1.2
+B = 0.75
+_WORD = re.compile(r"[^\W_]+")
+# Lucene's English stop words: words that name no subject.
+_STOP = "a an and are as at be but by for if in into is it no not of on or such that the their"
+STOP_WORDS = frozenset(f"{_STOP} then there these they this to was will with".split(" "))
+
+
+def words(text: str) -> list[str]:
+    return [w for w in _WORD.findall(text.lower()) if w not in STOP_WORDS]
+
+
+class Bm25:
+    """Okapi BM25 over fixed texts; ``top`` ranks them for a query's words (any may match)."""
+
+    def __init__(self, texts: Sequence[str]) -> None:
+        vocab: dict[str, int] = {}
+        rows: list[int] = []
+        cols: list[int] = []
+        counts: list[int] = []
+        lengths = np.zeros(len(texts), dtype=np.float64)
+        for row, text in enumerate(texts):
+            tokens = words(text)
+            lengths[row] = len(tokens)
+            for term, count in Counter(tokens).items():
+                rows.append(row)
+                cols.append(vocab.setdefault(term, len(vocab)))
+                counts.append(count)
+        self._vocab = vocab
+        self._tf = sparse.csc_matrix(
+            (np.asarray(counts, dtype=np.float64), (rows, cols)), shape=(len(texts), len(vocab))
+        )
+        n = len(texts)
+        df = np.diff(self._tf.indptr).astype(np.float64)
+        self._idf = np.log1p((n - df + 0.5) / (df + 0.5))
+        avg = float(lengths.mean()) if n else 0.0
+        self._norm = K1 * (1.0 - B + B * lengths / avg) if avg > 0 else lengths
+
+    def top(self, query: str, k: int) -> list[tuple[int, float]]:
+        """The ``k`` best texts with a positive score, best first (ties: text order)."""
+        scores = np.zeros(self._tf.shape[0], dtype=np.float64)
+        indptr, indices, data = self._tf.indptr, self._tf.indices, self._tf.data
+        for term in dict.fromkeys(words(query)):
+            col = self._vocab.get(term)
+            if col is None:
+                continue
+            rows = indices[indptr[col] : indptr[col + 1]]
+            tf = data[indptr[col] : indptr[col + 1]]
+            scores[rows] += self._idf[col] * tf * (K1 + 1.0) / (tf + self._norm[rows])
+        hit = np.flatnonzero(scores > 0)
+        if hit.size > k:
+            hit = hit[np.argpartition(-scores[hit], k - 1)[:k]]
+        order = hit[np.lexsort((hit, -scores[hit]))]
+        return [(int(i), float(scores[i])) for i in order]
+
+
+class LexicalIndexes:
+    """One ``Bm25`` per named read (over the rows' ``text_col``), rebuilt when the graph
+    version moves; thread-safe (a reader meanwhile keeps the index it got)."""
+
+    def __init__(self, read: Callable[[str], list[list[Any]]], version: Callable[[], str]):
+        self._read = read
+        self._version = version
+        self._lock = threading.Lock()
+        self._built: dict[str, tuple[str, list[list[Any]], Bm25]] = {}
+
+    def get(self, name: str, text_col: int) -> tuple[list[list[Any]], Bm25]:
+        version = self._version()
+        with self._lock:
+            built = self._built.get(name)
+            if built is None or built[0] != version:
+                rows = self._read(name)
+                built = (version, rows, Bm25([str(r[text_col] or "") for r in rows]))
+                self._built[name] = built
+        return built[1], built[2]
