@@ -51,7 +51,13 @@ from agents.models import (
     SubTask,
     ToolRecord,
 )
-from agents.numeric_answer import LimitChecks, apply_checks, check_limits, with_items
+from agents.numeric_answer import (
+    LimitChecks,
+    apply_checks,
+    check_limits,
+    checks_note,
+    with_items,
+)
 from agents.question import part_queries
 from agents.synthesis import LLMSynthesis
 from agents.tools import ToolBox
@@ -139,7 +145,7 @@ def answer(
     )
     parts: list[PartAnswer] = []
     if caller is None or not _try_llm(
-        container, question, admitted, g, cfg, caller, audit, emit, result
+        container, question, admitted, g, cfg, caller, audit, emit, result, checks
     ):
         parts = _fallback_answer(
             container, question, g, evidence, cfg, result, caller is None, checks
@@ -170,10 +176,11 @@ def _try_llm(
     audit: AuditLog,
     emit: OnEvent,
     result: AgenticResult,
+    checks: LimitChecks,
 ) -> bool:
     """The LLM's synthesis and verification; False, said in the result, when it failed."""
     try:
-        _llm_answer(container, question, admitted, g, cfg, caller, audit, emit, result)
+        _llm_answer(container, question, admitted, g, cfg, caller, audit, emit, result, checks)
         return True
     except (LlmError, BudgetExceeded) as exc:
         result.mode = "llm-failed"
@@ -263,9 +270,11 @@ def _llm_answer(
     audit: AuditLog,
     emit: OnEvent,
     result: AgenticResult,
+    checks: LimitChecks,
 ) -> None:
     # The model reads the packed order (strongest documents at both ends); checks use the set.
-    evidence = admitted.reading
+    # The limit checks' chunks and results reach it too (``agents.numeric_answer``).
+    evidence = with_items(admitted.reading, checks.items)
     searcher = container.searcher()
     if cfg.synthesis_sentences:
         whole = evidence
@@ -290,13 +299,15 @@ def _llm_answer(
         emit("tool", {"name": record.name, "ok": record.error is None})
 
     tools = ToolBox(evidence, lookup, container.store.numeric_facts)
+    tools.records += checks.records
     synth = LLMSynthesis(caller, tools, cfg.max_tool_rounds, on_tool)
     path = cfg.examples_path or default_examples(container.settings.data_dir)
     shown = examples_for(path, container.embedder, question, cfg.examples_shown)
     audit.write("examples", questions=[e.question for e in shown])
     emit("synthesis", {"evidence": len(evidence.items), "examples": len(shown)})
     open_gaps = g.critiques[-1].typed_gaps if g.critiques else []
-    reply = synth.answer(question, evidence, render(shown), gaps_note(open_gaps))
+    told = gaps_note(open_gaps) + checks_note(checks)
+    reply = synth.answer(question, evidence, render(shown), told)
     report, notes = verify(
         question,
         reply.answer,
