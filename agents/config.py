@@ -133,6 +133,9 @@ class AgentSettings(BaseModel):
     # Chunks of one document admitted at most: three keeps one long document from filling the
     # budget (the demo's priorities papers are three chunks each, all kept).
     evidence_per_document: int = Field(default=3, ge=1, le=50)
+    # Chunks of each sub-query admitted before the budget packs the rest (its best by its own
+    # retrieval score): a sub-query's bridge ranks low in the fused pool. 0 turns it off.
+    evidence_subtask_anchors: int = Field(default=1, ge=0, le=10)
     # MMR trade-off over the admitted chunks' embeddings (1 = relevance only). Two chunks
     # whose cosine is above near_duplicate are copies (a board paper quoting a plan word for
     # word): the later one is dropped. MiniLM cosines of distinct passages on one topic
