@@ -147,8 +147,11 @@ class AgentSettings(BaseModel):
     # alone). Three = one short document; 0 turns it off.
     subject_first_chunks: int = Field(default=3, ge=0, le=20)
     # Neighbours expanded (planner sub-tasks, gap bridges) are ranked by
-    # (1 - w) x authority + w x cosine(question, entity name): authority alone sent a
-    # workforce and a digital question about one trust to the same neighbours.
+    # (1 - w) x authority + w x cosine(question's topic, entity name), the topic being the
+    # question less its names (``agents.context.topic_text``): authority alone sent a
+    # workforce and a digital question about one trust to the same neighbours; the whole
+    # question's cosine sent MuSiQue dev questions to look-alikes of their subject ("Lake X"
+    # for "Mount X") instead of the bridge (q29 and q35 of 1-50 lost their answer).
     neighbour_relevance_weight: float = Field(default=0.5, ge=0.0, le=1.0)
     # Sentences of that evidence the LLM reads (the offline ranking's best, each chunk's first
     # beside them: ``agents.focus``); 0 for whole chunks. 12 cut the 0.5B model's synthesis
