@@ -134,8 +134,11 @@ class AgentSettings(BaseModel):
     # budget (the demo's priorities papers are three chunks each, all kept).
     evidence_per_document: int = Field(default=3, ge=1, le=50)
     # Chunks of each sub-query admitted before the budget packs the rest (its best by its own
-    # retrieval score): a sub-query's bridge ranks low in the fused pool. 0 turns it off.
-    evidence_subtask_anchors: int = Field(default=1, ge=0, le=10)
+    # retrieval score): a sub-query's bridge ranks low in the fused pool. Off (0): on MuSiQue
+    # dev the budget never bound (12 chunks of 800-1,100 tokens against 3,000; q29 and q35
+    # admitted the same set with and without it), and on the demo at 1 it displaced the
+    # question's own chunk that states a RUHT efficiency programme.
+    evidence_subtask_anchors: int = Field(default=0, ge=0, le=10)
     # MMR trade-off over the admitted chunks' embeddings (1 = relevance only). Two chunks
     # whose cosine is above near_duplicate are copies (a board paper quoting a plan word for
     # word): the later one is dropped. MiniLM cosines of distinct passages on one topic

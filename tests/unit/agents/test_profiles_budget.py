@@ -87,7 +87,7 @@ def test_each_sub_query_s_best_chunk_is_admitted_before_the_budget_packs_the_res
         _item("b1", "B", 0.7).model_copy(update={"retrieval": {"question": 0.6}}),
         _item("z1", "Z", 0.1).model_copy(update={"retrieval": {"sub1": 0.9}}),
     ]
-    cfg = AgentSettings(max_evidence=10, evidence_token_budget=250)
+    cfg = AgentSettings(max_evidence=10, evidence_token_budget=250, evidence_subtask_anchors=1)
     got = admit(EvidenceBundle(items=items), cfg, None)
     assert got.ranked.ids() == ["a1", "z1"]  # the best of each, then what fits
     off = admit(
