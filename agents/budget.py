@@ -47,16 +47,22 @@ def admit(ranking: EvidenceBundle, cfg: AgentSettings, embedder: Embedder | None
     if cfg.evidence_token_budget <= 0:
         chosen = window[: cfg.max_evidence]
     else:
+        # Each sub-query's best chunk first: a bridge found by a sub-query ranks low in the
+        # fused pool (sub-queries weigh less) and is the first thing a budget would cut.
+        anchors = subtask_anchors(ranking.items, duplicates, cfg.evidence_subtask_anchors)
+        anchors = anchors[: cfg.max_evidence]
+        spent = sum(tokens_of(i) for i in anchors)
+        rest = [i for i in window if i not in anchors]
         groups = pack_documents(
-            window,
+            rest,
             tokens_of,
             lambda i: i.doc_id,
             lambda i: i.score,
-            cfg.evidence_token_budget,
+            max(0, cfg.evidence_token_budget - spent),
             cfg.evidence_per_document,
-            cfg.max_evidence,
+            cfg.max_evidence - len(anchors),
         )
-        chosen = [i for g in groups for i in g]
+        chosen = anchors + [i for g in groups for i in g]
     chosen = _with_strategic(ranking.items, chosen, cfg)
     order = {i.chunk_id: n for n, i in enumerate(ranking.items)}
     ranked = sorted(chosen, key=lambda i: order[i.chunk_id])
@@ -66,6 +72,22 @@ def admit(ranking: EvidenceBundle, cfg: AgentSettings, embedder: Embedder | None
         duplicates=sorted(duplicates),
         tokens=sum(tokens_of(i) for i in ranked),
     )
+
+
+def subtask_anchors(
+    items: list[EvidenceItem], skip: set[str], per_subtask: int
+) -> list[EvidenceItem]:
+    """The best ``per_subtask`` chunks of each sub-query (by that sub-query's own retrieval
+    score), in pool order; none for ``per_subtask`` 0."""
+    if per_subtask <= 0:
+        return []
+    tasks = {t for i in items for t in i.retrieval}
+    picked: set[str] = set()
+    for task in sorted(tasks):
+        found = [i for i in items if task in i.retrieval and i.chunk_id not in skip]
+        found.sort(key=lambda i: -i.retrieval[task])
+        picked.update(i.chunk_id for i in found[:per_subtask])
+    return [i for i in items if i.chunk_id in picked]
 
 
 def _with_strategic(

@@ -2,8 +2,10 @@
 the documents do not answer the question, the next questions, and the report.
 
 A question is unanswered when the evidence holds none of the asked-for facts (every part of the
-question not found by the reader), or when it never mentions a name the question uses (the
-evidence is about something else: "the chief executive of X" answered from Y's papers). Then
+question not found by the reader), when it never mentions a name the question uses (the
+evidence is about something else: "the chief executive of X" answered from Y's papers), or
+when a figure is asked for and the evidence never mentions what it measures ("the limit on
+pension savings" answered from papers that state other limits and never say "pension"). Then
 the answer says so first ("The documents do not answer this question ..."), the quotes after
 it are offered as the closest evidence, and confidence is LOW.
 """
@@ -11,6 +13,8 @@ it are offered as the closest evidence, and confidence is LOW.
 from __future__ import annotations
 
 import difflib
+import re
+from collections.abc import Sequence
 
 from agents.answer_facts import sentence_stems
 from agents.config import AgentSettings
@@ -19,7 +23,7 @@ from agents.gaps import evidence_gaps, fact_gaps, next_questions
 from agents.loop import Gathered
 from agents.models import AgenticResult, EvidenceBundle, Gap
 from agents.planner import entity_query
-from agents.question import analyse, stem, words
+from agents.question import analyse, base, stem, words
 from agents.report import build, level_at_most
 
 
@@ -37,6 +41,9 @@ def close(
     result.gaps = gaps_of(result.question, g, evidence, parts, cfg)
     result.rounds = list(g.rounds)
     unnamed = absent_names(result.question, evidence)
+    worked = [str(v) for t in result.tool_calls for v in t.result.values() if isinstance(v, str)]
+    missing = absent_measures(result.question, evidence, worked)
+    unnamed += [w for w in missing if w not in unnamed]
     typed = [p for p in parts if p.kind != "YESNO"]
     unanswered = bool(unnamed) or (not llm and bool(typed) and not any(p.found for p in typed))
     if unnamed:
@@ -90,13 +97,45 @@ def gaps_of(
 def absent_names(question: str, evidence: EvidenceBundle) -> list[str]:
     """Words of the names the question uses that no evidence chunk (text or title) holds,
     nor a near spelling of them (a question's typo is not a missing subject)."""
-    held: set[str] = set()
-    for item in evidence.items:
-        held |= sentence_stems(item.text) | {stem(w) for w in words(item.doc_title)}
+    held = _held(evidence)
     missing = {
         w for p in analyse(question) for w in p.name_words if w not in held and not _near(w, held)
     }
     return [w for w in dict.fromkeys(words(question)) if stem(w) in missing]
+
+
+def absent_measures(
+    question: str, evidence: EvidenceBundle, worked: Sequence[str] = ()
+) -> list[str]:
+    """Words of what an asked-for figure measures that no evidence chunk (text or title) nor
+    tool result (``worked``: "headroom" is the tools' word) holds, nor a near spelling of
+    them: a figure is the answer only when it measures the asked thing, so "the fee for late
+    filing" is not answered by evidence that states other fees and never says "late" or
+    "filing". Only parts asking for a number: other kinds are often answered in other words
+    ("Who founded ..." by "... was set up by ..."); and not the word of "how large", which
+    is the question's form, not its measure."""
+    held = _held(evidence)
+    for text in worked:
+        held |= sentence_stems(text)
+    missing: set[str] = set()
+    for p in analyse(question):
+        if p.kind != "NUMBER":
+            continue
+        form = {base(w) for w in _HOW_WORD.findall(p.text)}
+        missing |= {
+            w for w in p.relation_words if w not in form and w not in held and not _near(w, held)
+        }
+    return [w for w in dict.fromkeys(words(question)) if base(w) in missing]
+
+
+_HOW_WORD = re.compile(r"\bhow\s+(\w+)", re.IGNORECASE)
+
+
+def _held(evidence: EvidenceBundle) -> set[str]:
+    held: set[str] = set()
+    for item in evidence.items:
+        held |= sentence_stems(item.text) | sentence_stems(item.doc_title)
+    return held
 
 
 # A misspelt name is still the name: stems of at least five letters that difflib rates this

@@ -133,6 +133,12 @@ class AgentSettings(BaseModel):
     # Chunks of one document admitted at most: three keeps one long document from filling the
     # budget (the demo's priorities papers are three chunks each, all kept).
     evidence_per_document: int = Field(default=3, ge=1, le=50)
+    # Chunks of each sub-query admitted before the budget packs the rest (its best by its own
+    # retrieval score): a sub-query's bridge ranks low in the fused pool. Off (0): on MuSiQue
+    # dev the budget never bound (12 chunks of 800-1,100 tokens against 3,000; q29 and q35
+    # admitted the same set with and without it), and the demo's analyst set scores the
+    # same at 0 and 1 (key points 0.890, numbers 0.853 both).
+    evidence_subtask_anchors: int = Field(default=0, ge=0, le=10)
     # MMR trade-off over the admitted chunks' embeddings (1 = relevance only). Two chunks
     # whose cosine is above near_duplicate are copies (a board paper quoting a plan word for
     # word): the later one is dropped. MiniLM cosines of distinct passages on one topic
@@ -144,8 +150,11 @@ class AgentSettings(BaseModel):
     # alone). Three = one short document; 0 turns it off.
     subject_first_chunks: int = Field(default=3, ge=0, le=20)
     # Neighbours expanded (planner sub-tasks, gap bridges) are ranked by
-    # (1 - w) x authority + w x cosine(question, entity name): authority alone sent a
-    # workforce and a digital question about one trust to the same neighbours.
+    # (1 - w) x authority + w x cosine(question's topic, entity name), the topic being the
+    # question less its names (``agents.context.topic_text``): authority alone sent a
+    # workforce and a digital question about one trust to the same neighbours; the whole
+    # question's cosine sent MuSiQue dev questions to look-alikes of their subject ("Lake X"
+    # for "Mount X") instead of the bridge (q29 and q35 of 1-50 lost their answer).
     neighbour_relevance_weight: float = Field(default=0.5, ge=0.0, le=1.0)
     # Sentences of that evidence the LLM reads (the offline ranking's best, each chunk's first
     # beside them: ``agents.focus``); 0 for whole chunks. 12 cut the 0.5B model's synthesis

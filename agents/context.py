@@ -19,6 +19,7 @@ import numpy as np
 from agents.config import AgentSettings, Complexity
 from agents.graph_reach import GraphReach
 from agents.models import LinkedEntity, Neighbour
+from agents.question import STOPWORDS, words
 from graph_store.read_model import GraphReadModel
 from retrieval.config import RetrievalSettings
 from retrieval.linking import link_entities as link_question
@@ -77,15 +78,33 @@ def _span_groups(spans: list[tuple[int, int]]) -> int:
     return groups
 
 
+def topic_text(question: str) -> str:
+    """The question's topic: its words less the names it uses and function words ("Who
+    chairs the board of Acme Widgets?" -> "chairs board"). Expansion is ranked by relevance to
+    this, not to the whole question, whose names make look-alikes of the subject (another
+    "... Wind Farm", another "... Olympiad") seem the most relevant neighbours. The whole
+    question when it is all names."""
+    kept = [
+        w
+        for i, w in enumerate(words(question))
+        if len(w) > 2
+        and w.lower() not in STOPWORDS
+        and not (i > 0 and w[:1].isupper())
+        and not w[:1].isdigit()
+    ]
+    return " ".join(kept) or question
+
+
 def neighbours(
     model: GraphReadModel,
     linked: list[LinkedEntity],
     settings: AgentSettings,
     question_vector: Sequence[float] | None = None,
 ) -> tuple[GraphReach, list[Neighbour]]:
-    """Reached entities, best first by authority blended with their name's similarity to the
-    question (``neighbour_relevance_weight``): expansion follows the question's topic, so a
-    workforce and a digital question about one subject expand differently."""
+    """Reached entities, best first by authority blended with their name's similarity to
+    ``question_vector``, the embedding of the question's topic (``topic_text``;
+    ``neighbour_relevance_weight``): expansion follows the topic, so a workforce and a
+    digital question about one subject expand differently."""
     sources = {e.entity_id: e.score for e in linked}
     reach = GraphReach.of(model, sources, settings.max_hops)
     ranked: list[Neighbour] = []

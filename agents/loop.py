@@ -14,7 +14,13 @@ from typing import Any, Protocol
 from agents.audit import AuditLog
 from agents.calls import LLMCaller
 from agents.config import AgentHost, AgentSettings
-from agents.context import complexity_of, iteration_budget, link_entities, neighbours
+from agents.context import (
+    complexity_of,
+    iteration_budget,
+    link_entities,
+    neighbours,
+    topic_text,
+)
 from agents.critique import RoundFacts, critique
 from agents.docmeta import DocIndex
 from agents.evidence import EvidencePool
@@ -165,7 +171,8 @@ def _context(run: RunContext, searcher: Searcher) -> tuple[QueryContext, GraphRe
     model = searcher.model
     vector = run.container.embedder.embed([question])[0]
     links = link_entities(model, question, vector, settings, searcher.settings)
-    reach, ranked = neighbours(model, links.entities, settings, vector)
+    topic = run.container.embedder.embed([topic_text(question)])[0]
+    reach, ranked = neighbours(model, links.entities, settings, topic)
     complexity = complexity_of(links.groups, settings)
     ctx = QueryContext(
         run_id=run.audit.run_id,

@@ -35,6 +35,8 @@ class LimitChecks:
     sentences: list[str] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     all_pass: bool = True
+    # The chunks the checks cite (the limits and the case's figures), as evidence.
+    items: list[EvidenceItem] = field(default_factory=list)
 
     def answer(self, subject: str) -> str:
         lead = (
@@ -64,8 +66,8 @@ def check_limits(
     for pair in pairs:
         _run(pair, checks)
     cited = sorted({c for p in pairs for c in (p.limit.fact.chunk_id, p.amount.fact.chunk_id)})
-    items = [_item(h) for h in chunks(cited)] if cited else []
-    return checks, items
+    checks.items = [_item(h) for h in chunks(cited)] if cited else []
+    return checks, checks.items
 
 
 def _run(pair: LimitPair, checks: LimitChecks) -> None:
@@ -119,6 +121,18 @@ def apply_checks(result: AgenticResult, checks: LimitChecks, question: str) -> N
         )
 
 
+def checks_note(checks: LimitChecks) -> str:
+    """The limit checks as a model reads them, after the evidence: worked out already by the
+    tools, so the model cites them rather than redoing (or skipping) the arithmetic."""
+    if not checks.records:
+        return ""
+    lines = "\n".join(f"- {s}" for s in checks.sentences)
+    return (
+        "\n\nLimit checks already worked out by the tools from the cited chunks (use these "
+        "results and cite their chunks; do not redo the arithmetic):\n" + lines
+    )
+
+
 def _item(hit: ChunkHit) -> EvidenceItem:
     return EvidenceItem(
         chunk_id=hit.chunk_id,
@@ -151,6 +165,7 @@ __all__ = [
     "LimitChecks",
     "apply_checks",
     "check_limits",
+    "checks_note",
     "is_limit_question",
     "subject_of",
     "with_items",

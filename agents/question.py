@@ -39,6 +39,7 @@ _DATE_NOUNS = {"year", "date", "day", "month", "century", "decade", "time", "era
 _NUMBER_NOUNS = {
     "number", "percentage", "percent", "amount", "population", "age", "size", "total",
     "cost", "price", "rate", "share", "proportion", "count", "height", "length", "distance",
+    "limit", "threshold", "maximum", "minimum",
 }  # fmt: skip
 _PLACE_NOUNS = {
     "city", "country", "county", "state", "town", "place", "region", "continent", "island",

@@ -15,6 +15,7 @@ from agents.fewshot import default_examples, examples_for, render
 from agents.focus import focused
 from agents.gaps import gaps_note
 from agents.models import AgenticResult, ToolRecord
+from agents.numeric_answer import checks_note, with_items
 from agents.synthesis import LLMSynthesis
 from agents.tools import ToolBox
 from agents.verifier import verify
@@ -35,8 +36,10 @@ class SynthesisAnswerer(LlmAnswerer):
             run.emit,
         )
         # The model reads the packed order (strongest documents at both ends); checks use the
-        # set.
+        # set. The limit checks' chunks and results reach it too (``agents.numeric_answer``).
         evidence = a.admitted.reading
+        if a.checks is not None:
+            evidence = with_items(evidence, a.checks.items)
         searcher = container.searcher()
         if cfg.synthesis_sentences:
             whole = evidence
@@ -61,13 +64,16 @@ class SynthesisAnswerer(LlmAnswerer):
             emit("tool", {"name": record.name, "ok": record.error is None})
 
         tools = ToolBox(evidence, lookup, container.store.numeric_facts)
+        if a.checks is not None:
+            tools.records += a.checks.records
         synth = LLMSynthesis(caller, tools, cfg.max_tool_rounds, on_tool)
         path = cfg.examples_path or default_examples(container.settings.data_dir)
         shown = examples_for(path, container.embedder, question, cfg.examples_shown)
         audit.write("examples", questions=[e.question for e in shown])
         emit("synthesis", {"evidence": len(evidence.items), "examples": len(shown)})
         open_gaps = g.critiques[-1].typed_gaps if g.critiques else []
-        reply = synth.answer(question, evidence, render(shown), gaps_note(open_gaps))
+        told = gaps_note(open_gaps) + (checks_note(a.checks) if a.checks is not None else "")
+        reply = synth.answer(question, evidence, render(shown), told)
         report, notes = verify(
             question,
             reply.answer,

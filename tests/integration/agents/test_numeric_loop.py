@@ -124,12 +124,37 @@ def test_the_tool_loop_stops_at_max_tool_rounds(
     assert len(calls) == 3
     schemas = [c["response_format"]["json_schema"]["schema"]["properties"] for c in calls]
     assert ["tool_calls" in p for p in schemas] == [True, True, False]
+    # The three limit checks worked out before synthesis, then the model's two calls.
     names = [r.name for r in result.tool_calls]
-    assert names == ["check_threshold", "sum_numbers"]
-    threshold = result.tool_calls[0].result
+    assert names == ["check_threshold"] * 3 + ["check_threshold", "sum_numbers"]
+    threshold = result.tool_calls[3].result
     assert threshold["threshold"] == 35000.0 and threshold["passes"] is True
     assert threshold["source"] == MANUAL and "headroom" in threshold
-    assert result.tool_calls[1].result["formatted"]["sum"] == "£8,090.50"
+    assert result.tool_calls[4].result["formatted"]["sum"] == "£8,090.50"
+
+
+def test_the_model_reads_the_limit_checks_the_tools_worked_out(
+    demo_container: Container, agent_settings: AgentSettings
+) -> None:
+    settings = agent_settings.model_copy(update={"refinement_passes": 0})
+
+    def cites_the_check(body: dict[str, Any]) -> Reply:
+        cite = evidence_ids(body)[0]
+        return _draft([], f"Jordan Whitlock has headroom of £19,013.75 [{cite}].")
+
+    script, result = _ask(
+        demo_container,
+        settings,
+        "Is Jordan Whitlock under the Fresh Start Order limits?",
+        cites_the_check,
+    )
+    prompt = script.calls["synthesis"][0]["messages"][-1]["content"]
+    assert "Limit checks already worked out by the tools" in prompt
+    assert "£19,013.75" in prompt  # the total debts limit's headroom
+    assert MANUAL in prompt  # the manual's chunk is in the evidence the model reads
+    # The model's number is the tools' number: the verifier finds it in their results.
+    assert result.verifier is not None and result.verifier.unmatched_numbers == []
+    assert [r.name for r in result.tool_calls] == ["check_threshold"] * 3
 
 
 def test_the_verifier_flags_a_number_nobody_stated(

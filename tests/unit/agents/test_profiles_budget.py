@@ -76,3 +76,21 @@ def test_admitted_evidence_keeps_rank_order_and_a_reading_order_with_strong_ends
         EvidenceBundle(items=items), cfg.model_copy(update={"evidence_token_budget": 250}), None
     )
     assert tight.ranked.ids() == ["a1", "a2"]
+
+
+def test_each_sub_query_s_best_chunk_is_admitted_before_the_budget_packs_the_rest() -> None:
+    # The question's own retrieval found a1, a2, b1; a sub-query found the bridge z1, which
+    # ranks last in the fused pool (sub-queries weigh less).
+    items = [
+        _item("a1", "A", 0.9).model_copy(update={"retrieval": {"question": 0.8}}),
+        _item("a2", "A", 0.8).model_copy(update={"retrieval": {"question": 0.7}}),
+        _item("b1", "B", 0.7).model_copy(update={"retrieval": {"question": 0.6}}),
+        _item("z1", "Z", 0.1).model_copy(update={"retrieval": {"sub1": 0.9}}),
+    ]
+    cfg = AgentSettings(max_evidence=10, evidence_token_budget=250, evidence_subtask_anchors=1)
+    got = admit(EvidenceBundle(items=items), cfg, None)
+    assert got.ranked.ids() == ["a1", "z1"]  # the best of each, then what fits
+    off = admit(
+        EvidenceBundle(items=items), cfg.model_copy(update={"evidence_subtask_anchors": 0}), None
+    )
+    assert off.ranked.ids() == ["a1", "a2"]
