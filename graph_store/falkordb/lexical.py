@@ -18,12 +18,10 @@ from __future__ import annotations
 
 import re
 import threading
-from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
-from scipy import sparse
+from core.bm25 import Bm25Index
 
 K1 = 1.2
 B = 0.75
@@ -38,47 +36,15 @@ def words(text: str) -> list[str]:
 
 
 class Bm25:
-    """Okapi BM25 over fixed texts; ``top`` ranks them for a query's words (any may match)."""
+    """Okapi BM25 over fixed texts (``core.bm25``) with this store's words and Kùzu's
+    ``k1`` / ``b``; ``top`` ranks them for a query's words (any may match)."""
 
     def __init__(self, texts: Sequence[str]) -> None:
-        vocab: dict[str, int] = {}
-        rows: list[int] = []
-        cols: list[int] = []
-        counts: list[int] = []
-        lengths = np.zeros(len(texts), dtype=np.float64)
-        for row, text in enumerate(texts):
-            tokens = words(text)
-            lengths[row] = len(tokens)
-            for term, count in Counter(tokens).items():
-                rows.append(row)
-                cols.append(vocab.setdefault(term, len(vocab)))
-                counts.append(count)
-        self._vocab = vocab
-        self._tf = sparse.csc_matrix(
-            (np.asarray(counts, dtype=np.float64), (rows, cols)), shape=(len(texts), len(vocab))
-        )
-        n = len(texts)
-        df = np.diff(self._tf.indptr).astype(np.float64)
-        self._idf = np.log1p((n - df + 0.5) / (df + 0.5))
-        avg = float(lengths.mean()) if n else 0.0
-        self._norm = K1 * (1.0 - B + B * lengths / avg) if avg > 0 else lengths
+        self._index = Bm25Index(texts, words)
 
     def top(self, query: str, k: int) -> list[tuple[int, float]]:
         """The ``k`` best texts with a positive score, best first (ties: text order)."""
-        scores = np.zeros(self._tf.shape[0], dtype=np.float64)
-        indptr, indices, data = self._tf.indptr, self._tf.indices, self._tf.data
-        for term in dict.fromkeys(words(query)):
-            col = self._vocab.get(term)
-            if col is None:
-                continue
-            rows = indices[indptr[col] : indptr[col + 1]]
-            tf = data[indptr[col] : indptr[col + 1]]
-            scores[rows] += self._idf[col] * tf * (K1 + 1.0) / (tf + self._norm[rows])
-        hit = np.flatnonzero(scores > 0)
-        if hit.size > k:
-            hit = hit[np.argpartition(-scores[hit], k - 1)[:k]]
-        order = hit[np.lexsort((hit, -scores[hit]))]
-        return [(int(i), float(scores[i])) for i in order]
+        return self._index.top(query, k, K1, B)
 
 
 class LexicalIndexes:
