@@ -14,9 +14,9 @@ from agents.calls import BudgetExceeded, LLMCaller
 from agents.fewshot import default_examples, examples_for, render
 from agents.focus import focused
 from agents.gaps import gaps_note
-from agents.models import AgenticResult, ToolRecord
+from agents.models import AgenticResult, ToolRecord, VerifierReport
 from agents.numeric_answer import checks_note, with_items
-from agents.synthesis import LLMSynthesis
+from agents.synthesis import LLMSynthesis, SynthesisReply
 from agents.tools import ToolBox
 from agents.verifier import verify
 from core.errors import LlmBadReply, LlmError
@@ -74,16 +74,20 @@ class SynthesisAnswerer(LlmAnswerer):
         open_gaps = g.critiques[-1].typed_gaps if g.critiques else []
         told = gaps_note(open_gaps) + (checks_note(a.checks) if a.checks is not None else "")
         reply = synth.answer(question, evidence, render(shown), told)
-        report, notes = verify(
-            question,
-            reply.answer,
-            reply.finding_models(),
-            evidence,
-            caller,
-            cfg.quote_min_words,
-            cfg.verifier_max_tokens,
-            tools=tools.records,
-        )
+
+        def checked(reply: SynthesisReply) -> tuple[VerifierReport, list[str]]:
+            return verify(
+                question,
+                reply.answer,
+                reply.finding_models(),
+                evidence,
+                caller,
+                cfg.quote_min_words,
+                cfg.verifier_max_tokens,
+                tools=tools.records,
+            )
+
+        report, notes = checked(reply)
         audit.write("verify", attempt=0, **report.model_dump(), notes=notes)
         emit("verify", {"attempt": 0, "passed": report.passed, "problems": len(report.problems())})
         for attempt in range(1, cfg.refinement_passes + 1):
@@ -95,16 +99,7 @@ class SynthesisAnswerer(LlmAnswerer):
             except (LlmError, BudgetExceeded) as exc:
                 notes.append(f"refinement failed: {exc}")
                 break
-            report, more = verify(
-                question,
-                reply.answer,
-                reply.finding_models(),
-                evidence,
-                caller,
-                cfg.quote_min_words,
-                cfg.verifier_max_tokens,
-                tools=tools.records,
-            )
+            report, more = checked(reply)
             notes += more
             audit.write("verify", attempt=attempt, **report.model_dump(), notes=more)
             emit(
