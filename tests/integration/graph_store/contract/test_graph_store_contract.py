@@ -139,7 +139,9 @@ def test_fulltext_ranks_rare_question_words_above_a_repeated_common_one(store: A
     question's two rarest words once outranks a shorter one that repeats a commoner word
     (TF-IDF normalised by the most frequent term, RediSearch's only scorer, ranks it first),
     and every store returns the same passages in the same order. BM25 (k1 1.2, b 0.75) gives
-    about 2.36, 1.46 and 1.03 here: far apart, whatever each store's stop words and stems."""
+    about 2.36, 1.46 and 1.03 here: far apart, whatever each store's stems. Stop words differ
+    (Neo4j's default analyzer keeps "the"; Kùzu and FalkorDB drop it), so the query holds
+    none that the passages share: with "the" in it, Neo4j ranks the river passage second."""
     store.upsert_documents(
         [
             graph("rare", ["the keeper at cork rang the bell bell bell bell"], ["bell"], []),
@@ -151,7 +153,7 @@ def test_fulltext_ranks_rare_question_words_above_a_repeated_common_one(store: A
         ]
     )
     store.refresh_indexes()
-    hits = store.fulltext_chunks("Who was the keeper of Cork harbour", 5)
+    hits = store.fulltext_chunks("Who was keeper of Cork harbour", 5)
     assert [h.doc_id for h in hits] == ["t-rare", "t-rep", "t-river"]
     assert hits[0].score > hits[1].score > hits[2].score > 0
 
