@@ -73,11 +73,7 @@ class ReadWriteLock:
         try:
             yield
         finally:
-            with self._cond:
-                self._depth -= 1
-                if self._depth == 0:
-                    self._writer = None
-                    self._cond.notify_all()
+            self._leave_write()
 
     @contextmanager
     def try_write(self) -> Iterator[bool]:
@@ -96,11 +92,15 @@ class ReadWriteLock:
         try:
             yield True
         finally:
-            with self._cond:
-                self._depth -= 1
-                if self._depth == 0:
-                    self._writer = None
-                    self._cond.notify_all()
+            self._leave_write()
+
+    def _leave_write(self) -> None:
+        """Undo one ``write()`` / ``try_write()`` hold; the last one frees the writer slot."""
+        with self._cond:
+            self._depth -= 1
+            if self._depth == 0:
+                self._writer = None
+                self._cond.notify_all()
 
     @contextmanager
     def exclusive(self) -> Iterator[None]:
