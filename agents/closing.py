@@ -5,7 +5,7 @@ A question is unanswered when the evidence holds none of the asked-for facts (ev
 question not found by the reader), when it never mentions a name the question uses (the
 evidence is about something else: "the chief executive of X" answered from Y's papers), or
 when a figure is asked for and the evidence never mentions what it measures ("the limit on
-pension savings" answered from papers that state other limits and never say "pension"). Then
+mooring fees" answered from papers that state other limits and never say "mooring"). Then
 the answer says so first ("The documents do not answer this question ..."), the quotes after
 it are offered as the closest evidence, and confidence is LOW.
 """

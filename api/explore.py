@@ -67,7 +67,7 @@ def supporting_sentence(text: str, ends: Sequence[Iterable[str]]) -> Support:
 
 
 def _names_pattern(names: Iterable[str]) -> re.Pattern[str] | None:
-    # Longest first, so that "Northdale Trust" wins over "Northdale" inside the alternation.
+    # Longest first, so that "Harbour Trust" wins over "Harbour" inside the alternation.
     usable = sorted({n.strip() for n in names if n and n.strip()}, key=len, reverse=True)
     if not usable:
         return None
