@@ -1,8 +1,8 @@
 """The second hop of a chain question, answered on the bridge's own page.
 
-"Thumb Wrestling Federation is on a network founded by who?": the series' page names the
-network ("It aired on Cartoon Network"), and the network's page says who founded it ("It was
-founded by Betty Cohen"). That sentence shares few words with the question, so the embedding
+"Harbour Tales is on a network founded by who?": the series' page names the network ("It
+aired on Harbour Network"), and the network's page says who founded it ("It was founded by
+Ann Lee"). That sentence shares few words with the question, so the embedding
 ranking puts the first hop's near-duplicates above it; the words the first hop leaves unused
 ("founded") find it. Measured on the shared sets' captured evidence: HotpotQA answer recall
 0.75 -> 0.77 and lead EM 0.26 -> 0.32, MuSiQue 0.52 unchanged and lead EM 0.03 -> 0.05.
@@ -38,10 +38,10 @@ def second_hop(
     top: int,
 ) -> Hop | None:
     """The sentence that answers the rest of a chain: one of the ``top`` sentences names
-    another evidence document (the bridge, "... aired on Cartoon Network"), and a sentence of
+    another evidence document (the bridge, "... aired on Harbour Network"), and a sentence of
     that document uses the question's relation words the naming sentence leaves unused ("It
-    was founded by Betty Cohen"). A sentence stating a fact of the asked kind wins ("It is
-    headquartered in Canton" over "... is a restaurant holding company" for "in what city");
+    was founded by Ann Lee"). A sentence stating a fact of the asked kind wins ("It is
+    headquartered in Portlow" over "... is a restaurant holding company" for "in what city");
     then the most of those words, rarest counted most; then the ranking. None when no chain
     is there."""
     words = {w for p in parts for w in p.relation_words}

@@ -156,7 +156,7 @@ def asked_phrase(part: str) -> str:
     """Where the question's interrogative is: its start ("Who directed ...?"), or, for a
     statement ending in one ("... is based where?", "... by what company?"), the last one."""
     text = part.strip()
-    # "How to Eat, released in which year, ...": a title that starts with "How to" does not ask.
+    # "How to Sail, released in which year, ...": a title that starts with "How to" does not ask.
     starts = re.match(rf"^(?:{_PREP}\s+)?{_WH}\b", text, re.I)
     if starts and not (re.match(r"^how\s+to\b", text, re.I) and _WH_ANYWHERE.search(text, 6)):
         return text
