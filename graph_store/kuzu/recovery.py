@@ -64,7 +64,7 @@ def recover_unreplayable_log(path: Path) -> Path | None:
         wal = _wal(path)
         if not path.exists() or not wal.exists() or wal.stat().st_size == 0:
             return None
-        failure = _replay_in_child(path)
+        failure = replay_in_child(path)
         if failure is None:
             return None
         shadow = path.with_name(path.name + ".shadow")
@@ -92,7 +92,7 @@ def recover_unreplayable_log(path: Path) -> Path | None:
     return kept
 
 
-def _replay_in_child(path: Path) -> str | None:
+def replay_in_child(path: Path) -> str | None:
     """How a child replaying the log failed, or None if it did not (or the store is locked).
 
     Besides the crash, a replay that stops on an error ("duplicated primary key value") is a
