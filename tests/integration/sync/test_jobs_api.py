@@ -1,4 +1,5 @@
-"""The sync job routes on a real uvicorn server (loopback) over a real store, with httpx."""
+"""The sync job routes on a real uvicorn server (loopback) over a real store, with httpx, on the
+embedded store and on Neo4j."""
 
 from __future__ import annotations
 
@@ -21,6 +22,9 @@ from kg.container import Container
 from kg.settings import Settings
 from tests.integration.api.live import live_client
 from tests.integration.sync.conftest import write_docs
+from tests.stores import both_stores
+
+pytestmark = both_stores
 
 
 @contextmanager
