@@ -1,4 +1,5 @@
-"""Documents over HTTP: upload, server-side ingest inside the roots, pagination, delete."""
+"""Documents over HTTP: upload, server-side ingest inside the roots, pagination, delete, on the
+embedded store and on Neo4j."""
 
 from __future__ import annotations
 
@@ -13,6 +14,9 @@ from kg.container import Container
 from tests.conftest import DEMO
 from tests.integration.api.conftest import MAX_REQUEST, MAX_UPLOAD, assert_problem
 from tests.integration.api.live import live_server
+from tests.stores import both_stores
+
+pytestmark = both_stores
 
 NOTE = "# Harbour Board note\n\nThe Harbour Board funds the Lantern Project in Eastmere."
 
