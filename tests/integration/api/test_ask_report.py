@@ -12,9 +12,9 @@ QUESTION = "What are NMHT's priorities for the next 12 months?"
 
 
 def test_ask_returns_the_report_and_its_run_is_served(
-    demo_client: httpx.Client, demo_container: Container
+    demo_any_client: httpx.Client, demo_any: Container
 ) -> None:
-    response = demo_client.post(
+    response = demo_any_client.post(
         "/v1/ask", json={"question": QUESTION, "max_iterations": 1, "type": "priorities"}
     )
     assert response.status_code == 200, response.text
@@ -29,9 +29,9 @@ def test_ask_returns_the_report_and_its_run_is_served(
     assert body["used_chunk_ids"] and set(body["used_chunk_ids"]) >= {
         c["chunk_id"] for c in body["citations"]
     }
-    data_dir = str(demo_container.settings.data_dir)
+    data_dir = str(demo_any.settings.data_dir)
     assert "audit_log" not in body and data_dir not in response.text
-    run = demo_client.get(body["audit"])
+    run = demo_any_client.get(body["audit"])
     assert run.status_code == 200, run.text
     events = run.json()["events"]
     assert events[0]["event"] == "start" and events[-1]["event"] == "result"
@@ -40,7 +40,7 @@ def test_ask_returns_the_report_and_its_run_is_served(
     assert data_dir not in run.text
 
 
-def test_unknown_runs_and_bad_filters_are_problems(demo_client: httpx.Client) -> None:
-    assert_problem(demo_client.get("/v1/runs/20260101T000000Z-00000000"), 404)
-    assert_problem(demo_client.get("/v1/runs/..%2F..%2Fsecrets"), 404)
-    assert_problem(demo_client.post("/v1/ask", json={"question": QUESTION, "from": "May"}), 422)
+def test_unknown_runs_and_bad_filters_are_problems(demo_any_client: httpx.Client) -> None:
+    assert_problem(demo_any_client.get("/v1/runs/20260101T000000Z-00000000"), 404)
+    assert_problem(demo_any_client.get("/v1/runs/..%2F..%2Fsecrets"), 404)
+    assert_problem(demo_any_client.post("/v1/ask", json={"question": QUESTION, "from": "May"}), 422)
