@@ -23,6 +23,7 @@ from mcp.client.streamable_http import streamable_http_client
 from api.deps import AppState
 from api.mcp_server import build_mcp_server
 from kg.container import Container
+from tests.stores import both_stores
 
 TOOLS = {"search", "ask", "lookup_entity", "entity", "neighbourhood", "relations", "paths"}
 
@@ -67,6 +68,7 @@ def tiny(container: Container, tmp_path: Path) -> Container:
     return container
 
 
+@both_stores
 def test_every_tool_answers_in_process(tiny: Container) -> None:
     state = AppState(settings=tiny.settings, container=tiny, llm=None)
     server = build_mcp_server(lambda: state)
