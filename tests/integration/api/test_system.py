@@ -18,17 +18,17 @@ from tests.integration.api.conftest import assert_problem
 from tests.integration.api.live import live_server
 
 
-def test_health_and_readiness(demo_client: httpx.Client) -> None:
-    assert demo_client.get("/healthz").json() == {"status": "ok"}
-    ready = demo_client.get("/readyz")
+def test_health_and_readiness(demo_any_client: httpx.Client, demo_any: Container) -> None:
+    assert demo_any_client.get("/healthz").json() == {"status": "ok"}
+    ready = demo_any_client.get("/readyz")
     assert ready.status_code == 200
-    assert ready.json() == {"status": "ready", "store": "embedded"}
+    assert ready.json() == {"status": "ready", "store": demo_any.settings.store}
 
 
-def test_stats_are_the_store_counts(demo_client: httpx.Client, demo_container: Container) -> None:
-    stats = demo_client.get("/v1/stats")
+def test_stats_are_the_store_counts(demo_any_client: httpx.Client, demo_any: Container) -> None:
+    stats = demo_any_client.get("/v1/stats")
     assert stats.status_code == 200
-    assert stats.json() == demo_container.store.counts().as_dict()
+    assert stats.json() == demo_any.store.counts().as_dict()
     demo_files, _ = discover([DEMO])  # what an ingest of the folder reads
 
     assert stats.json()["documents"] == len(demo_files)
