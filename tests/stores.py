@@ -48,6 +48,20 @@ def overrides(kind: str) -> dict[str, Any]:
     }
 
 
+def env(kind: str) -> dict[str, str]:
+    """``overrides(kind)`` as the ``KG_*`` variables a ``kg`` child process reads."""
+    if kind == "embedded":
+        return {}
+    n = neo4j_local
+    return {
+        "KG_STORE": "neo4j",
+        "KG_NEO4J__URI": n.URI,
+        "KG_NEO4J__USER": n.USER,
+        "KG_NEO4J__PASSWORD": n.PASSWORD,
+        "KG_NEO4J__DATABASE": n.DATABASE,
+    }
+
+
 def _run(text: str, **params: Any) -> list[Any]:
     """Raw Cypher for emptying the test database only, never in the adapter."""
     import neo4j

@@ -1,4 +1,5 @@
-"""Real ``kg sync`` / ``kg watch`` processes, stopped hard (SIGKILL) and politely (SIGTERM)."""
+"""Real ``kg sync`` / ``kg watch`` processes, stopped hard (SIGKILL) and politely (SIGTERM);
+the watch on the embedded store and on Neo4j."""
 
 from __future__ import annotations
 
@@ -7,12 +8,14 @@ import re
 import signal
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from extraction.jobs import JobManager
 from extraction.sync import REFRESH_MARKER
 from retrieval.embedder import Embedder
+from tests import stores
 from tests.integration.sync.conftest import (
     KG,
     clean_build,
@@ -28,11 +31,11 @@ BATCH = {"KG_INGEST__BATCH_DOCUMENTS": "4"}
 _WRITE = re.compile(r"^write (\d+)/(\d+)$")
 
 
-def _prepare(tmp_path: Path, embedder: Embedder) -> tuple[Path, Path]:
+def _prepare(tmp_path: Path, embedder: Embedder, kind: str = "embedded") -> tuple[Path, Path]:
     """A synced graph of 40 reports, then 20 changed, 10 deleted and 20 new on disk."""
     src, data = tmp_path / "src", tmp_path / "kg"
     write_docs(src, 0, 40)
-    with opened(data, embedder) as (_, syncer):
+    with opened(data, embedder, kind=kind) as (_, syncer):
         assert len(syncer.sync([src]).added) == 40
     write_docs(src, 0, 20, variant=" and the Estuary Link")
     for i in range(30, 40):
@@ -41,11 +44,13 @@ def _prepare(tmp_path: Path, embedder: Embedder) -> tuple[Path, Path]:
     return src, data
 
 
-def _stop_mid_write(args: list[str], data: Path, sig: signal.Signals) -> subprocess.Popen[str]:
+def _stop_mid_write(
+    args: list[str], data: Path, sig: signal.Signals, kind: str = "embedded"
+) -> subprocess.Popen[str]:
     """Start a kg process and send ``sig`` as soon as its first batch is committed."""
     proc = subprocess.Popen(
         [*KG, *args],
-        env=kg_env(data, **BATCH),
+        env=kg_env(data, **BATCH, **stores.env(kind)),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -92,9 +97,12 @@ def test_sync_killed_mid_run_then_resumed_equals_clean_build(
 
 @pytest.mark.slow
 @pytest.mark.timeout(240)
-def test_watch_stops_cleanly_on_sigterm(tmp_path: Path, embedder: Embedder) -> None:
-    src, data = _prepare(tmp_path, embedder)
-    proc = _stop_mid_write(["watch", str(src), "--every", "1h"], data, signal.SIGTERM)
+@stores.both_stores
+def test_watch_stops_cleanly_on_sigterm(
+    tmp_path: Path, embedder: Embedder, store_kind: str, store_overrides: dict[str, Any]
+) -> None:
+    src, data = _prepare(tmp_path, embedder, store_kind)
+    proc = _stop_mid_write(["watch", str(src), "--every", "1h"], data, signal.SIGTERM, store_kind)
     stdout, stderr = proc.communicate(timeout=120)
     assert proc.returncode == 0, stderr
     assert "SIGTERM: stopping after the current batch" in stderr
@@ -103,8 +111,8 @@ def test_watch_stops_cleanly_on_sigterm(tmp_path: Path, embedder: Embedder) -> N
     assert record["trigger"] == "watch" and record["status"] == "cancelled"
     assert record["finished_at"] and 0 < record["added"] + record["changed"] < 40
 
-    with opened(data, embedder) as (c, syncer):
+    with opened(data, embedder, kind=store_kind) as (c, syncer):
         report = syncer.sync([src])
         assert report.refreshed and not report.failed and not report.removed
         synced = fingerprint(c.store)
-    assert synced == clean_build([src], tmp_path / "clean", embedder)
+    assert synced == clean_build([src], tmp_path / "clean", embedder, store_kind)
