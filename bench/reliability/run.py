@@ -253,6 +253,7 @@ def _table(figures: dict[str, Any], out: Path) -> None:
         ("crash: after a commit / salvaged", "crash_after_commit", "crash_salvaged"),
         ("load: errors / requests", "load_errors", "load_requests"),
         ("load: p50 / p95 ms", "load_p50_ms", "load_p95_ms"),
+        ("load: p95 ms without /v1/ask", "load_p95_ms_without_ask", None),
         ("load: ingest overlap / window s", "load_ingest_overlap_s", "load_window_s"),
         ("load: documents ingested", "load_ingest_documents", None),
         ("fuzz: 5xx / requests", "fuzz_5xx", "fuzz_requests"),

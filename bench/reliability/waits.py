@@ -15,6 +15,7 @@ import argparse
 import contextvars
 import functools
 import json
+import shutil
 import tempfile
 import threading
 import time
@@ -30,6 +31,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from api.app import create_app
 from api.config import ApiSettings
 from bench.reliability import crash, load
+from bench.reliability.neo4j import Neo4jBackend, wipe
 from graph_store.kuzu import rwlock
 from graph_store.kuzu.store import KuzuGraphStore
 from kg.container import build
@@ -51,6 +53,7 @@ class _Record:
         self.holder = "-"  # the section of the exclusive hold of now
         self.last = "-"  # the section of the last exclusive hold
         self.sections: dict[str, list[float]] = defaultdict(list)  # hold ms
+        self.drains: dict[str, list[float]] = defaultdict(list)  # ms to get the hold
         self.section_waiters: dict[str, list[float]] = defaultdict(list)  # read wait ms
         self.builds: list[tuple[str, float]] = []  # (route that ran it, ms)
         self.requests: dict[str, list[tuple[float, float]]] = defaultdict(list)  # (ms, wait)
@@ -98,10 +101,13 @@ def _instrument() -> None:
 
     @contextmanager
     def timed_exclusive(self: rwlock.ReadWriteLock) -> Iterator[None]:
+        asked = time.perf_counter()
         with exclusive(self):
             outer = REC.holder
             REC.holder = _label()
             start = time.perf_counter()
+            if outer == "-":  # how long the readers inside took to leave
+                REC.drains[REC.holder].append((start - asked) * 1000)
             try:
                 yield
             finally:
@@ -182,6 +188,8 @@ def _summary(result: load.LoadResult) -> dict[str, Any]:
             "hold_p50_ms": pct(ms, 50),
             "hold_max_ms": round(max(ms), 1),
             "hold_total_s": round(sum(ms) / 1000, 1),
+            "drain_p50_ms": pct(REC.drains.get(name, []), 50),
+            "drain_max_ms": round(max(REC.drains.get(name, [0.0])), 1),
             "reads_kept_waiting": len(REC.section_waiters.get(name, [])),
             "read_wait_p95_ms": pct(REC.section_waiters.get(name, []), 95),
         }
@@ -198,6 +206,25 @@ def _summary(result: load.LoadResult) -> dict[str, Any]:
     }
 
 
+@contextmanager
+def _server(args: argparse.Namespace) -> Iterator[Neo4jBackend | None]:
+    """The run's own Neo4j server (started from an empty database, stopped at the end), or
+    None for the embedded store."""
+    if args.store != "neo4j":
+        yield None
+        return
+    backend = Neo4jBackend(args.neo4j_uri, args.neo4j_home.resolve())
+    server = backend.server()
+    if server.status().running:
+        raise SystemExit(f"a server already runs at {args.neo4j_uri}: stop it first")
+    shutil.rmtree(backend.home / "data", ignore_errors=True)
+    server.start()
+    try:
+        yield backend
+    finally:
+        server.stop()
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--clients", type=int, default=8)
@@ -206,14 +233,24 @@ def main() -> None:
     p.add_argument("--stream-passages", type=int, default=20)
     p.add_argument("--musique", type=Path, default=crash.MUSIQUE)
     p.add_argument("--out", type=Path, default=None)
+    p.add_argument("--store", choices=("kuzu", "neo4j"), default="kuzu")
+    p.add_argument("--neo4j-uri", default="bolt://127.0.0.1:7689", help="a server of the run's own")
+    p.add_argument("--neo4j-home", type=Path, default=ROOT / ".kg/reliability-neo4j")
     args = p.parse_args()
     _instrument()
-    with tempfile.TemporaryDirectory(prefix="kg-waits-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="kg-waits-") as tmp, _server(args) as backend:
         work = Path(tmp)
         roots = work / "roots"
-        settings = Settings(data_dir=work / "server", api=ApiSettings(ingest_roots=[roots]))
+        api = ApiSettings(ingest_roots=[roots])
+        settings = (
+            backend.settings(work / "server", api=api)
+            if backend
+            else Settings(data_dir=work / "server", api=api)
+        )
         c = build(settings)
         c.store.open()
+        if backend:
+            wipe(c.store)
         c.store.init_schema()
         c.ingestor().ingest_paths([ROOT / "demo"])
         app = create_app(settings, container=c)
