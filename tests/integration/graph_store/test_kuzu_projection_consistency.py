@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from api.explore import one_version
 from graph_schema import DocumentGraph
 from graph_store import ProjectionData
 from graph_store.kuzu.store import KuzuGraphStore
@@ -99,3 +100,22 @@ def test_a_commit_between_the_neighbourhood_reads_is_in_none_of_them(
     assert [(e.source, e.target) for e in got.edges] == [("a0", "b0")]
     again = store.neighbourhood("a0", hops=1)
     assert sorted((e.source, e.target) for e in again.edges) == [("a0", "b0"), ("b0", "a0")]
+
+
+def test_the_neighbourhood_route_ranks_its_nodes_on_the_neighbourhood_s_version(
+    store: KuzuGraphStore,
+) -> None:
+    """The API's neighbourhood is two reads (the subgraph, then each node's rank) in one
+    snapshot (``api.explore.one_version``): a commit between them that gives ``a0`` a second
+    mention is in neither."""
+    writers = _commit_between_reads(
+        store, after="relations_among", doc=graph("d2", ["again"], ["a0"], [])
+    )
+    with one_version(store):
+        got = store.neighbourhood("a0", hops=1)
+        ranks = store.entity_ranks([n.id for n in got.nodes])
+    for w in writers:
+        w.join()
+    assert len(writers) == 1  # the commit came between the two reads
+    assert ranks["a0"].mentions == 1
+    assert store.entity_ranks(["a0"])["a0"].mentions == 2  # and the next read has it
