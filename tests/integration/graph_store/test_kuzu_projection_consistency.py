@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -106,13 +107,29 @@ def test_the_neighbourhood_route_ranks_its_nodes_on_the_neighbourhood_s_version(
     store: KuzuGraphStore,
 ) -> None:
     """The API's neighbourhood is two reads (the subgraph, then each node's rank) in one
-    snapshot (``api.explore.one_version``): a commit between them that gives ``a0`` a second
-    mention is in neither."""
+    snapshot (``api.explore.one_version``): a commit that gives ``a0`` a second mention,
+    asked for between them, is in neither (without the snapshot it lands in between: the
+    ranks read waits for that COMMIT)."""
     writers = _commit_between_reads(
         store, after="relations_among", doc=graph("d2", ["again"], ["a0"], [])
     )
+    exclusive, write_batch = store._exclusive, store._write_batch
+    written, commit_asked = threading.Event(), threading.Event()
+
+    def write_hooked(graphs: Sequence[DocumentGraph]) -> None:
+        write_batch(graphs)
+        written.set()
+
+    def asking() -> AbstractContextManager[None]:
+        if written.is_set():  # the writer's first exclusive hold after its statements
+            commit_asked.set()
+        return exclusive()
+
+    store._write_batch = write_hooked  # type: ignore[method-assign]
+    store._exclusive = asking  # type: ignore[method-assign]
     with one_version(store):
         got = store.neighbourhood("a0", hops=1)
+        assert commit_asked.wait(120), "the write did not come to its COMMIT"
         ranks = store.entity_ranks([n.id for n in got.nodes])
     for w in writers:
         w.join()
