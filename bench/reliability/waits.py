@@ -15,6 +15,7 @@ import argparse
 import contextvars
 import functools
 import json
+import logging
 import shutil
 import tempfile
 import threading
@@ -237,6 +238,7 @@ def main() -> None:
     p.add_argument("--neo4j-uri", default="bolt://127.0.0.1:7689", help="a server of the run's own")
     p.add_argument("--neo4j-home", type=Path, default=ROOT / ".kg/reliability-neo4j")
     args = p.parse_args()
+    logging.getLogger("neo4j").setLevel(logging.ERROR)  # schema notices of an empty database
     _instrument()
     with tempfile.TemporaryDirectory(prefix="kg-waits-") as tmp, _server(args) as backend:
         work = Path(tmp)
