@@ -19,6 +19,12 @@ class StoreError(KgError):
     """The graph store failed or refused an operation."""
 
 
+class FulltextUnavailable(StoreError):
+    """The store's full-text index is being rebuilt by another thread's write: the caller
+    answers from its own copy of the last committed version (retrieval's in-memory BM25)
+    rather than wait for the write or take no full-text results."""
+
+
 class StoreUnavailable(StoreError):
     """The store cannot be reached now (server down, connection refused or timed out): the
     same request may succeed later, unlike a query the store refused."""

@@ -16,7 +16,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from graph_store import GraphStore
+from core.errors import FulltextUnavailable
+from graph_store import ChunkHit, GraphStore
 from graph_store.read_model import AliasMatch, ChunkDetail, EntityMatch, PathHop, ScoredChunk
 from retrieval.expansion import expand
 from retrieval.graph_index import GraphIndex
@@ -74,13 +75,33 @@ class InMemoryReadModel:
         top = _top(scores, k)
         return [ScoredChunk(index.chunk_ids[i], index.chunk_docs[i], float(scores[i])) for i in top]
 
+    def lexical_hits(self, question: str, k: int) -> list[ChunkHit]:
+        """BM25 over this version's chunk texts as the store's full-text hits (title, text):
+        what hybrid search reads while a write rebuilds the store's full-text index."""
+        index = self.index()
+        if index.bm25 is None or not index.chunk_texts:
+            return []
+        allowed = np.ones(len(index.chunk_ids), dtype=bool)
+        return [
+            ChunkHit(
+                index.chunk_ids[i],
+                index.chunk_docs[i],
+                index.docs[index.chunk_docs[i]].title,
+                index.chunk_texts[i],
+                s,
+                index.chunk_index[i],
+            )
+            for i, s in index.bm25.top(question, k, *self._bm25, allowed)
+        ]
+
     def lexical_chunks(self, question: str, k: int) -> list[ScoredChunk]:
         index = self.index()
         if index.bm25 is None:
-            return [
-                ScoredChunk(h.chunk_id, h.doc_id, h.score)
-                for h in self._store.fulltext_chunks(question, k)
-            ]
+            try:
+                hits = self._store.fulltext_chunks(question, k)
+            except FulltextUnavailable:  # a write rebuilds it, and this index has no texts
+                return []
+            return [ScoredChunk(h.chunk_id, h.doc_id, h.score) for h in hits]
         allowed = np.ones(len(index.chunk_ids), dtype=bool)
         return [
             ScoredChunk(index.chunk_ids[i], index.chunk_docs[i], s)

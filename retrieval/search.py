@@ -12,7 +12,7 @@ import copy
 
 import numpy as np
 
-from core.errors import ConfigError
+from core.errors import ConfigError, FulltextUnavailable
 from graph_store import ChunkHit, GraphStore
 from graph_store.read_model import GraphReadModel
 from retrieval.config import RetrievalSettings
@@ -119,7 +119,7 @@ class Searcher:
         dense = self._keep(self._store.vector_search_chunks(vector.tolist(), pool), filters, model)
         if preset == "dense":
             return [_result(h, h.score, {"dense": h.score}) for h in dense[:k]]
-        lexical = self._keep(self._store.fulltext_chunks(question, pool), filters, model)
+        lexical = self._keep(self._lexical(question, pool, model), filters, model)
         hits: dict[str, ChunkHit] = {h.chunk_id: h for h in (*lexical, *dense)}
         fused = rrf(
             [[h.chunk_id for h in dense], [h.chunk_id for h in lexical]], self._settings.rrf_k
@@ -135,6 +135,16 @@ class Searcher:
             )
             for cid, score in ranked
         ]
+
+    def _lexical(self, question: str, k: int, model: InMemoryReadModel | None) -> list[ChunkHit]:
+        """The store's full-text hits; while another thread's write rebuilds that index, BM25
+        over the in-memory index of the last committed version (the search's pinned one), not
+        a wait for the write nor a search without its lexical half."""
+        try:
+            return self._store.fulltext_chunks(question, k)
+        except FulltextUnavailable:
+            pinned = model or self._pin()
+            return pinned.lexical_hits(question, k) if pinned is not None else []
 
     def _keep(
         self,

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 
 from api.deps import StoreDep
-from api.explore import explore_port, supporting_sentence, with_ranks
+from api.explore import explore_port, one_version, supporting_sentence, with_ranks
 from api.schemas import jsonable
 from core.errors import NotFoundError
 from graph_store.port import MAX_HOPS
@@ -43,11 +43,12 @@ def neighborhood(
 ) -> dict[str, Any]:
     """Entities within ``hops`` typed relations, with the relations among them; each entity
     with its PageRank and mention count."""
-    graph = store.neighbourhood(entity_id, hops, limit)
-    if not graph.nodes:
-        raise NotFoundError(f"no entity with id {entity_id!r}")
-    body = jsonable(graph)
-    body["nodes"] = with_ranks(explore_port(store), body["nodes"])
+    with one_version(store):  # the ranks of the neighbourhood's own version
+        graph = store.neighbourhood(entity_id, hops, limit)
+        if not graph.nodes:
+            raise NotFoundError(f"no entity with id {entity_id!r}")
+        body = jsonable(graph)
+        body["nodes"] = with_ranks(explore_port(store), body["nodes"])
     return {"center": entity_id, "hops": hops, **body}
 
 
@@ -61,11 +62,12 @@ def relation_evidence(
     each chunk's ``support`` is its sentence naming both entities (by name or alias), as
     ``start:end`` of its text."""
     explorer = explore_port(store)
-    relations = jsonable(explorer.edge_evidence(source, target))
-    ends = []
-    for eid in (source, target):
-        found = explorer.entity_details(eid)
-        ends.append((found.name, *found.aliases))
+    with one_version(store):
+        relations = jsonable(explorer.edge_evidence(source, target))
+        ends = []
+        for eid in (source, target):
+            found = explorer.entity_details(eid)
+            ends.append((found.name, *found.aliases))
     for relation in relations:
         for chunk in relation["evidence"]:
             chunk["support"] = jsonable(supporting_sentence(chunk["text"], ends))
@@ -81,7 +83,8 @@ def paths(
 ) -> dict[str, Any]:
     """Shortest relation paths between two entities, up to ``max_hops``."""
     explorer = explore_port(store)
-    found = jsonable(explorer.paths(from_id, to_id, max_hops))
-    for path in found:
-        path["nodes"] = with_ranks(explorer, path["nodes"])
+    with one_version(store):
+        found = jsonable(explorer.paths(from_id, to_id, max_hops))
+        for path in found:
+            path["nodes"] = with_ranks(explorer, path["nodes"])
     return {"from": from_id, "to": to_id, "max_hops": max_hops, "paths": found}

@@ -107,16 +107,16 @@ class KuzuIndexMixin:
                 if held:
                     self._ensure_fulltext()
 
-    def _fulltext(self, name: str, **params: Any) -> list[list[Any]]:
-        """A full-text query; no rows while another thread's write has the indexes dropped
-        (or this thread reads a snapshot taken before they were rebuilt): a reader does not
-        queue behind a write for them, and the lookups that use them have exact and prefix
-        tiers of their own."""
+    def _fulltext(self, name: str, **params: Any) -> list[list[Any]] | None:
+        """A full-text query; None while another thread's write has the indexes dropped (or
+        this thread reads a snapshot taken before they were rebuilt): a reader does not queue
+        behind a write for them (the caller answers from its copy of the last committed
+        version, or from the exact and prefix tiers of a lookup)."""
         for attempt in range(_ATTEMPTS):
             if not self._fts_ready:  # only the first query after a write rebuilds them
                 with self._writing_if_free() as held:
                     if not held:
-                        return []
+                        return None
                     self._ensure_fulltext()
             try:
                 return self._q(name, **params)

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
+from core.errors import FulltextUnavailable
 from graph_store.named_reads import NamedReadsMixin
 from graph_store.port import MAX_HOPS
 from graph_store.rows import read_graph_export, to_chunk_hit, to_document_info
@@ -32,7 +33,7 @@ class _KuzuReadHost(Protocol):
 
     def _vector_query(self, index: str, name: str, **params: Any) -> list[list[Any]]: ...
 
-    def _fulltext(self, name: str, **params: Any) -> list[list[Any]]: ...
+    def _fulltext(self, name: str, **params: Any) -> list[list[Any]] | None: ...
 
     def _snapshot(self) -> AbstractContextManager[None]: ...
 
@@ -72,12 +73,15 @@ class KuzuReadMixin(NamedReadsMixin):
         if not query.strip():
             return []
         rows = self._fulltext("fulltext_chunks", query=query, k=max(1, k))
+        if rows is None:
+            raise FulltextUnavailable("the full-text index is being rebuilt by a write in progress")
         return [to_chunk_hit(r, float(r[5])) for r in rows]
 
     def fulltext_aliases(self: _KuzuReadHost, query: str, k: int) -> list[EntityHit]:
         if not query.strip():
             return []
-        rows = self._fulltext("fulltext_aliases", query=query, k=max(1, k))
+        # A lookup has exact and prefix tiers of its own while a write rebuilds the index.
+        rows = self._fulltext("fulltext_aliases", query=query, k=max(1, k)) or []
         return [EntityHit(r[0], r[1], r[2], float(r[3]), matched=r[4]) for r in rows]
 
     def neighbourhood(

@@ -208,6 +208,11 @@ class KuzuGraphStore(KuzuWriteMixin, KuzuIndexMixin, KuzuReadMixin, KuzuExploreM
                     with contextlib.suppress(RuntimeError):
                         conn.execute("ROLLBACK")
 
+    def read_snapshot(self) -> contextlib.AbstractContextManager[None]:
+        """Every read of this thread inside reads one committed version (``_snapshot``): for
+        a caller (an API route) that makes several reads to answer one request."""
+        return self._snapshot()
+
     @contextlib.contextmanager
     def _writing(self) -> Iterator[None]:
         """Hold the write lock; queries of this thread go through the writer connection."""

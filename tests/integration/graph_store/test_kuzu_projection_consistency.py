@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from api.explore import one_version
 from graph_schema import DocumentGraph
 from graph_store import ProjectionData
 from graph_store.kuzu.store import KuzuGraphStore
@@ -99,3 +101,38 @@ def test_a_commit_between_the_neighbourhood_reads_is_in_none_of_them(
     assert [(e.source, e.target) for e in got.edges] == [("a0", "b0")]
     again = store.neighbourhood("a0", hops=1)
     assert sorted((e.source, e.target) for e in again.edges) == [("a0", "b0"), ("b0", "a0")]
+
+
+def test_the_neighbourhood_route_ranks_its_nodes_on_the_neighbourhood_s_version(
+    store: KuzuGraphStore,
+) -> None:
+    """The API's neighbourhood is two reads (the subgraph, then each node's rank) in one
+    snapshot (``api.explore.one_version``): a commit that gives ``a0`` a second mention,
+    asked for between them, is in neither (without the snapshot it lands in between: the
+    ranks read waits for that COMMIT)."""
+    writers = _commit_between_reads(
+        store, after="relations_among", doc=graph("d2", ["again"], ["a0"], [])
+    )
+    exclusive, write_batch = store._exclusive, store._write_batch
+    written, commit_asked = threading.Event(), threading.Event()
+
+    def write_hooked(graphs: Sequence[DocumentGraph]) -> None:
+        write_batch(graphs)
+        written.set()
+
+    def asking() -> AbstractContextManager[None]:
+        if written.is_set():  # the writer's first exclusive hold after its statements
+            commit_asked.set()
+        return exclusive()
+
+    store._write_batch = write_hooked  # type: ignore[method-assign]
+    store._exclusive = asking  # type: ignore[method-assign]
+    with one_version(store):
+        got = store.neighbourhood("a0", hops=1)
+        assert commit_asked.wait(120), "the write did not come to its COMMIT"
+        ranks = store.entity_ranks([n.id for n in got.nodes])
+    for w in writers:
+        w.join()
+    assert len(writers) == 1  # the commit came between the two reads
+    assert ranks["a0"].mentions == 1
+    assert store.entity_ranks(["a0"])["a0"].mentions == 2  # and the next read has it
