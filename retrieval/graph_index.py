@@ -41,8 +41,8 @@ class GraphIndex:
         self.entity_names = data.entity_names
         self.entity_types = data.entity_types
         self.entity_pagerank = data.entity_pagerank
-        dim = len(data.chunk_embeddings[0]) if data.chunk_embeddings else 0
-        emb = np.asarray(data.chunk_embeddings, dtype=np.float32).reshape(len(data.chunk_ids), dim)
+        emb = _chunk_matrix(data)
+        dim = emb.shape[1]
         norms = np.linalg.norm(emb, axis=1, keepdims=True)
         self.chunk_matrix = emb / np.where(norms > 0, norms, 1.0)
         self.docs = {
@@ -211,6 +211,14 @@ def _subject_docs(data: ProjectionData) -> dict[int, list[str]]:
         for ei in by_name.get(_key(title), []):
             subject_docs.setdefault(ei, []).append(d)
     return subject_docs
+
+
+def _chunk_matrix(data: ProjectionData) -> np.ndarray:
+    """Chunk embeddings as a (chunks, dim) float32 matrix; dim 0 for a graph with none."""
+    if not len(data.chunk_ids) or not len(data.chunk_embeddings):
+        return np.zeros((len(data.chunk_ids), 0), dtype=np.float32)
+    emb = np.asarray(data.chunk_embeddings, dtype=np.float32)
+    return emb.reshape(len(data.chunk_ids), emb.size // len(data.chunk_ids))
 
 
 def _unit_entity_matrix(data: ProjectionData, dim: int) -> np.ndarray | None:

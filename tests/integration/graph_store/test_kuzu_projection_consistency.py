@@ -36,7 +36,7 @@ def _commit_between_reads(
     """Make the store write ``doc`` from another thread right after its read ``after``, and
     go on reading once that write's statements have all run (its transaction is written; its
     COMMIT waits for no reader to be left)."""
-    read, write_batch = store._q, store._write_batch
+    read, columns, write_batch = store._q, store._q_columns, store._write_batch
     written = threading.Event()
     writers: list[threading.Thread] = []
 
@@ -44,16 +44,25 @@ def _commit_between_reads(
         write_batch(graphs)
         written.set()
 
-    def hooked(name: str, **params: Any) -> list[list[Any]]:
-        rows = read(name, **params)
+    def write_after(name: str) -> None:
         if name == after and not writers:
             writer = threading.Thread(target=store.upsert_documents, args=([doc],))
             writers.append(writer)
             writer.start()
             assert written.wait(timeout=120), "the write did not run beside the read"
+
+    def hooked(name: str, **params: Any) -> list[list[Any]]:
+        rows = read(name, **params)
+        write_after(name)
         return rows
 
+    def hooked_columns(name: str) -> Any:
+        table = columns(name)  # the projection's vector-carrying reads, as Arrow tables
+        write_after(name)
+        return table
+
     store._q = hooked  # type: ignore[method-assign]
+    store._q_columns = hooked_columns  # type: ignore[method-assign]
     store._write_batch = write_hooked  # type: ignore[method-assign]
     return writers
 
