@@ -270,8 +270,8 @@ __all__ = [
     "NumberMention",
     "direction_of",
     "extract_numbers",
-    "needs_labels",
     "format_value",
+    "needs_labels",
     "parse_amount",
     "same_number",
 ]
