@@ -10,6 +10,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from graph_schema import DocumentGraph
@@ -108,3 +109,21 @@ def test_a_commit_between_the_neighbourhood_reads_is_in_none_of_them(
     assert [(e.source, e.target) for e in got.edges] == [("a0", "b0")]
     again = store.neighbourhood("a0", hops=1)
     assert sorted((e.source, e.target) for e in again.edges) == [("a0", "b0"), ("b0", "a0")]
+
+
+def test_the_columnar_projection_equals_the_row_one(store: KuzuGraphStore) -> None:
+    """Vectors read as Arrow float32 matrices hold what the rows hold, every other field
+    alike."""
+    from graph_store.rows import read_projection
+
+    store.upsert_documents([LATE])
+    columnar = store.projection_data()
+    rows = read_projection(columnar.version, lambda name: store._q(name))
+    assert isinstance(columnar.chunk_embeddings, np.ndarray)
+    assert columnar.chunk_embeddings.dtype == np.float32
+    for name in columnar.__dataclass_fields__:
+        got, want = getattr(columnar, name), getattr(rows, name)
+        if name.endswith("_embeddings"):
+            assert np.array_equal(got, np.asarray(want, dtype=np.float32)), name
+        else:
+            assert got == want, name
