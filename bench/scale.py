@@ -36,6 +36,9 @@ class ScaleConfig:
     rss_questions: int = 20
     work_dir: Path | None = None
     store: str = "embedded"
+    # Written after every size with the rows measured so far: a run stopped during a large
+    # size keeps the smaller ones.
+    partial: Path | None = None
 
 
 def run(
@@ -55,9 +58,17 @@ def run(
         if not path.is_file():
             path.write_text(json.dumps(scaled(base, factor), ensure_ascii=False), "utf-8")
         rows.append(_measure(config, settings, path, factor, progress))
+        if config.partial is not None:
+            config.partial.parent.mkdir(parents=True, exist_ok=True)
+            text = json.dumps(_result(config, len(base), rows), indent=1)
+            config.partial.write_text(text + "\n", encoding="utf-8")
+    return _result(config, len(base), rows)
+
+
+def _result(config: ScaleConfig, base: int, rows: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "corpus": str(config.corpus),
-        "base_passages": len(base),
+        "base_passages": base,
         "store": config.store,
         "rows": rows,
     }

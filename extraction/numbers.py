@@ -13,6 +13,7 @@ it: ``£1,234.56``, ``£50,000``, ``12%``, ``30 days``.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -80,6 +81,9 @@ _WORD_NUMBER = re.compile(
 )
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 _LABELS = {"MONEY", "PERCENT", "QUANTITY", "CARDINAL", "DATE", "TIME", "ORDINAL"}
+# The labels a number read from the text takes from spaCy: a unit read from the text outranks
+# the model's guess.
+_RELABELLED = frozenset({"CARDINAL", "DATE"})
 
 
 @dataclass(frozen=True)
@@ -156,7 +160,12 @@ def extract_numbers(text: str, nlp: Any | None = None) -> list[NumberMention]:
         value = float(_WORDS[m.group("word").lower()])
         found.append(NumberMention(m.group(), value, unit, "QUANTITY", m.start(), m.end()))
     found.sort(key=lambda n: n.start)
-    return _relabel(text, found, nlp) if nlp is not None else found
+    return _relabel(text, found, nlp) if nlp is not None and needs_labels(found) else found
+
+
+def needs_labels(found: Sequence[NumberMention]) -> bool:
+    """Whether spaCy's entities can change a label of ``found``: only a bare number's can."""
+    return any(n.label in _RELABELLED for n in found)
 
 
 def _relabel(text: str, found: list[NumberMention], nlp: Any) -> list[NumberMention]:
@@ -168,7 +177,7 @@ def _relabel(text: str, found: list[NumberMention], nlp: Any) -> list[NumberMent
         # The unit read from the text outranks the small model's guess ("3.5 per cent"
         # tagged MONEY); only a bare number takes its label from spaCy.
         label = n.label
-        if label in {"CARDINAL", "DATE"}:
+        if label in _RELABELLED:
             label = next((lab for s, e, lab in spans if s <= n.start < e), n.label)
         out.append(
             NumberMention(n.text, n.value, n.unit, label, n.start, n.end) if label != n.label else n
@@ -262,6 +271,7 @@ __all__ = [
     "direction_of",
     "extract_numbers",
     "format_value",
+    "needs_labels",
     "parse_amount",
     "same_number",
 ]

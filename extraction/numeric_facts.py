@@ -13,16 +13,19 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
 from extraction.nlp import split_sentences
-from extraction.numbers import NumberMention, direction_of, extract_numbers
+from extraction.numbers import NumberMention, direction_of, extract_numbers, needs_labels
 from graph_schema import Alias, Entity, Mention, NumericFact
 
 # Part of the extractor version: a change to what is read marks every document for rebuilding.
 NUMERIC_FACTS_VERSION = "1"
+_ASCII_DIGIT = re.compile(r"[0-9]")
+_PIPE_BATCH = 256  # sentences per spaCy batch, as extraction streams chunks
 _FACT_LABELS = {"MONEY", "PERCENT", "QUANTITY", "CARDINAL"}
 # A clause ends at these marks: "debts of £2,000, savings of £300" measures each on its own;
 # a colon does not ("Total debts: £2,000" names its measure before it).
@@ -75,6 +78,17 @@ def _about(
     return best, [n for n in names[best] if n in sentence]
 
 
+@dataclass(frozen=True)
+class FactSource:
+    """One document's chunks ``(chunk id, text)`` and what resolution made of them."""
+
+    doc_id: str
+    chunks: Sequence[tuple[str, str]]
+    entities: Sequence[Entity]
+    aliases: Sequence[Alias]
+    mentions: Sequence[Mention]
+
+
 def chunk_facts(
     doc_id: str,
     chunks: Sequence[tuple[str, str]],
@@ -84,13 +98,56 @@ def chunk_facts(
     nlp: Any | None = None,
 ) -> list[NumericFact]:
     """The numeric facts of one document's chunks ``(chunk id, text)``."""
-    label = {e.id: e.name for e in entities}
-    names: dict[str, list[str]] = {e.id: [e.name] for e in entities}
-    for a in aliases:
+    return chunk_facts_many([FactSource(doc_id, chunks, entities, aliases, mentions)], nlp)[0]
+
+
+def chunk_facts_many(docs: Sequence[FactSource], nlp: Any | None = None) -> list[list[NumericFact]]:
+    """The numeric facts of many documents, ``nlp`` run once over all their sentences whose
+    numbers it can relabel (one ``nlp.pipe`` stream, each distinct sentence once): per-sentence
+    calls cost most of an ingest's time beyond extraction."""
+    split = [[(cid, split_sentences(text)) for cid, text in d.chunks] for d in docs]
+    wanted = {
+        sentence: None
+        for chunks in split
+        for _, sentences in chunks
+        for sentence in sentences
+        if _has_digit(sentence) and needs_labels(extract_numbers(sentence))
+    }
+    parsed = _Parsed(nlp, list(wanted)) if nlp is not None else None
+    return [_doc_facts(d, chunks, parsed) for d, chunks in zip(docs, split, strict=True)]
+
+
+def _has_digit(sentence: str) -> bool:
+    """``str.isdigit`` of any character: one regex search for ASCII text (most of it),
+    instead of a Python-level walk over every character."""
+    if sentence.isascii():
+        return _ASCII_DIGIT.search(sentence) is not None
+    return any(ch.isdigit() for ch in sentence)
+
+
+class _Parsed:
+    """``nlp`` called on a sentence, answered from one batched stream where it was given."""
+
+    def __init__(self, nlp: Any, sentences: list[str]) -> None:
+        self._nlp = nlp
+        self._docs = dict(zip(sentences, nlp.pipe(sentences, batch_size=_PIPE_BATCH), strict=True))
+
+    def __call__(self, text: str) -> Any:
+        doc = self._docs.get(text)
+        return doc if doc is not None else self._nlp(text)
+
+
+def _doc_facts(
+    doc: FactSource, split: list[tuple[str, list[str]]], nlp: _Parsed | None
+) -> list[NumericFact]:
+    doc_id = doc.doc_id
+    label = {e.id: e.name for e in doc.entities}
+    names: dict[str, list[str]] = {e.id: [e.name] for e in doc.entities}
+    for a in doc.aliases:
         if a.name not in names.setdefault(a.entity_id, []):
             names[a.entity_id].append(a.name)
     by_chunk: dict[str, Counter[str]] = {}
-    for m in mentions:
+    for m in doc.mentions:
         by_chunk.setdefault(m.chunk_id, Counter())[m.entity_id] += m.count
     facts: list[NumericFact] = []
     # A sentence naming no entity is about the document's most-mentioned one.
@@ -99,11 +156,11 @@ def chunk_facts(
         whole.update(counts)
     main = whole.most_common(1)[0][0] if whole else ""
     seen: set[tuple[str, float]] = set()  # chunks overlap by a sentence: each fact once
-    for chunk_id, text in chunks:
+    for chunk_id, sentences in split:
         ranked = [e for e, _ in by_chunk.get(chunk_id, Counter()).most_common()]
         n = 0
-        for sentence in split_sentences(text):
-            if not any(ch.isdigit() for ch in sentence):
+        for sentence in sentences:
+            if not _has_digit(sentence):
                 continue
             entity_id, said = _about(sentence, ranked, names)
             entity_id = entity_id or main
@@ -151,4 +208,10 @@ def _fact(
     return measure, kind
 
 
-__all__ = ["NUMERIC_FACTS_VERSION", "chunk_facts", "measure_words"]
+__all__ = [
+    "NUMERIC_FACTS_VERSION",
+    "FactSource",
+    "chunk_facts",
+    "chunk_facts_many",
+    "measure_words",
+]

@@ -26,7 +26,7 @@ from extraction.embed_feed import EmbeddingFeed, LockedEmbedder
 from extraction.facts import DocFacts, Extractor
 from extraction.loaders import SourceDocument, discover, load_file
 from extraction.nlp import load_pipeline, resolve_model
-from extraction.numeric_facts import NUMERIC_FACTS_VERSION, chunk_facts
+from extraction.numeric_facts import NUMERIC_FACTS_VERSION, FactSource, chunk_facts_many
 from extraction.resolution import Resolver
 from extraction.run_markers import RunMarkers
 from graph_schema import Chunk, Document, DocumentGraph
@@ -311,7 +311,7 @@ class Ingestor:
     ) -> list[DocumentGraph]:
         now = datetime.now(UTC)
         rows = iter(vectors)
-        graphs = []
+        built = []
         for item in batch:
             assert item.facts is not None
             src = item.source
@@ -340,31 +340,39 @@ class Ingestor:
                 )
                 for cid, (idx, text, tokens) in zip(cids, item.chunks, strict=True)
             ]
-            facts = (
-                chunk_facts(
-                    item.doc_id,
-                    [(c.id, c.text) for c in chunks],
-                    resolved.entities,
-                    resolved.aliases,
-                    resolved.mentions,
-                    load_pipeline(resolve_model(self._settings.extraction.spacy_model)),
-                )
-                if self._numeric_facts()
-                else []
+            built.append((document, chunks, resolved))
+        # The batch's numbers in one spaCy stream (per-sentence calls were the largest cost
+        # beyond extraction itself).
+        facts = (
+            chunk_facts_many(
+                [
+                    FactSource(
+                        document.id,
+                        [(c.id, c.text) for c in chunks],
+                        resolved.entities,
+                        resolved.aliases,
+                        resolved.mentions,
+                    )
+                    for document, chunks, resolved in built
+                ],
+                load_pipeline(resolve_model(self._settings.extraction.spacy_model)),
             )
-            graphs.append(
-                DocumentGraph(
-                    document=document,
-                    chunks=tuple(chunks),
-                    entities=tuple(resolved.entities),
-                    aliases=tuple(resolved.aliases),
-                    relations=tuple(resolved.relations),
-                    mentions=tuple(resolved.mentions),
-                    same_as=tuple(resolved.same_as),
-                    numeric_facts=tuple(facts),
-                )
+            if self._numeric_facts()
+            else [[] for _ in built]
+        )
+        return [
+            DocumentGraph(
+                document=document,
+                chunks=tuple(chunks),
+                entities=tuple(resolved.entities),
+                aliases=tuple(resolved.aliases),
+                relations=tuple(resolved.relations),
+                mentions=tuple(resolved.mentions),
+                same_as=tuple(resolved.same_as),
+                numeric_facts=tuple(numbers),
             )
-        return graphs
+            for (document, chunks, resolved), numbers in zip(built, facts, strict=True)
+        ]
 
 
 class _Clock:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from graph_schema import NumericFact
 
 
@@ -126,7 +128,8 @@ class ProjectionData:
     chunk_docs: list[str]  # document id per chunk
     chunk_index: list[int]
     chunk_tokens: list[int]
-    chunk_embeddings: list[list[float]]
+    # One row per chunk / entity: a float32 matrix from a columnar read, else lists.
+    chunk_embeddings: np.ndarray | list[list[float]]
     entity_ids: list[str]
     entity_names: list[str]
     entity_types: list[str]
@@ -134,6 +137,6 @@ class ProjectionData:
     mentions: list[tuple[str, str, int]]  # (chunk id, entity id, count)
     relations: list[tuple[str, str, str, float]]  # (source, target, type, weight)
     aliases: list[tuple[str, str, float]]  # (alias surface name, entity id, confidence)
-    entity_embeddings: list[list[float]] = field(default_factory=list)
+    entity_embeddings: np.ndarray | list[list[float]] = field(default_factory=list)
     # Chunk texts for retrieval's in-memory BM25 (retrieval/lexical.py), in chunk order.
     chunk_texts: list[str] = field(default_factory=list)

@@ -19,6 +19,28 @@ from retrieval.lexical import Bm25Index
 from retrieval.projection import Projection
 
 
+class AliasPhrases:
+    """The graph's names as lower-case token sequences, matched in a text as spaCy's
+    ``PhraseMatcher(attr="LOWER")`` matches them: every span whose tokens' lower forms equal
+    a name's (a set of tuples holds a 2Wiki-sized vocabulary in a fraction of the matcher's
+    memory)."""
+
+    def __init__(self, nlp: Any, phrases: set[tuple[str, ...]]) -> None:
+        self.nlp = nlp
+        self._phrases = phrases
+        self._lengths = sorted({len(p) for p in phrases})
+
+    def spans(self, doc: Any) -> list[tuple[int, int]]:
+        """(start, end) token offsets of every name in ``doc``, overlapping ones included."""
+        lower = [t.lower_ for t in doc]
+        return [
+            (start, start + n)
+            for start in range(len(lower))
+            for n in self._lengths
+            if start + n <= len(lower) and tuple(lower[start : start + n]) in self._phrases
+        ]
+
+
 @dataclass(frozen=True)
 class DocMeta:
     title: str
@@ -41,8 +63,8 @@ class GraphIndex:
         self.entity_names = data.entity_names
         self.entity_types = data.entity_types
         self.entity_pagerank = data.entity_pagerank
-        dim = len(data.chunk_embeddings[0]) if data.chunk_embeddings else 0
-        emb = np.asarray(data.chunk_embeddings, dtype=np.float32).reshape(len(data.chunk_ids), dim)
+        emb = _chunk_matrix(data)
+        dim = emb.shape[1]
         norms = np.linalg.norm(emb, axis=1, keepdims=True)
         self.chunk_matrix = emb / np.where(norms > 0, norms, 1.0)
         self.docs = {
@@ -83,7 +105,7 @@ class GraphIndex:
             if self.chunk_texts
             else None
         )
-        self._matcher: Any = None
+        self._matcher: AliasPhrases | None = None
         self._alias_targets: dict[str, list[tuple[int, float]]] = {}
         self._lock = threading.Lock()
 
@@ -130,16 +152,19 @@ class GraphIndex:
         self.rel_indptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
         self.relation_type_names = list(types)
 
-    def alias_matcher(self) -> tuple[Any, dict[str, list[tuple[int, float]]]]:
-        """A PhraseMatcher over every alias and entity name (lower-cased), built on first use:
+    def alias_matcher(self) -> tuple[AliasPhrases, dict[str, list[tuple[int, float]]]]:
+        """Every alias and entity name (lower-cased) as token sequences, built on first use:
         linking needs it, the dense and hybrid presets do not."""
         with self._lock:
             if self._matcher is None:
                 import spacy
-                from spacy.matcher import PhraseMatcher
 
-                nlp = spacy.blank("en")
-                matcher = PhraseMatcher(nlp.vocab, attr="LOWER")
+                # Names are tokenized by a pipeline dropped after the build: a tokenizer keeps
+                # every word it has seen (lexemes, its cache), and names are most of the
+                # vocabulary. Questions get a fresh one; both tokenize alike.
+                builder = spacy.blank("en")
+                phrases: set[tuple[str, ...]] = set()
+                words: dict[str, str] = {}  # one string per distinct token
                 targets: dict[str, list[tuple[int, float]]] = {}
                 names = [(n, self.entity_index[e], 1.0) for e, n in self._entity_names()]
                 names += [
@@ -158,11 +183,15 @@ class GraphIndex:
                     if not key:
                         continue
                     if key not in targets:
-                        matcher.add(key, [nlp.make_doc(name)])
+                        tokens = tuple(
+                            words.setdefault(t.lower_, t.lower_) for t in builder.make_doc(name)
+                        )
+                        if tokens:
+                            phrases.add(tokens)
                         targets[key] = []
                     if all(ei != t for t, _ in targets[key]):
                         targets[key].append((ei, conf))
-                self._matcher = (nlp, matcher)
+                self._matcher = AliasPhrases(spacy.blank("en"), phrases)
                 self._alias_targets = targets
             return self._matcher, self._alias_targets
 
@@ -211,6 +240,14 @@ def _subject_docs(data: ProjectionData) -> dict[int, list[str]]:
         for ei in by_name.get(_key(title), []):
             subject_docs.setdefault(ei, []).append(d)
     return subject_docs
+
+
+def _chunk_matrix(data: ProjectionData) -> np.ndarray:
+    """Chunk embeddings as a (chunks, dim) float32 matrix; dim 0 for a graph with none."""
+    if not len(data.chunk_ids) or not len(data.chunk_embeddings):
+        return np.zeros((len(data.chunk_ids), 0), dtype=np.float32)
+    emb = np.asarray(data.chunk_embeddings, dtype=np.float32)
+    return emb.reshape(len(data.chunk_ids), emb.size // len(data.chunk_ids))
 
 
 def _unit_entity_matrix(data: ProjectionData, dim: int) -> np.ndarray | None:

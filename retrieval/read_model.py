@@ -110,15 +110,16 @@ class InMemoryReadModel:
 
     # --- entity linking inputs ------------------------------------------------------
     def alias_matches(self, question: str) -> list[AliasMatch]:
-        """Longest non-overlapping alias spans (spaCy PhraseMatcher over the graph's own
-        aliases). A one-word match must keep the alias's own casing unless the word is
-        capitalised in the question ("Green" the album, not "green" the colour)."""
+        """Longest non-overlapping alias spans (the graph's own aliases as token sequences,
+        matched as spaCy's PhraseMatcher would). A one-word match must keep the alias's own
+        casing unless the word is capitalised in the question ("Green" the album, not "green"
+        the colour)."""
         from spacy.util import filter_spans
 
         index = self.index()
-        (nlp, matcher), targets = index.alias_matcher()
-        doc = nlp.make_doc(question)
-        spans = filter_spans([doc[s:e] for _m, s, e in matcher(doc)])
+        phrases, targets = index.alias_matcher()
+        doc = phrases.nlp.make_doc(question)
+        spans = filter_spans([doc[s:e] for s, e in phrases.spans(doc)])
         out: list[AliasMatch] = []
         for span in spans:
             hits = targets.get(span.text.lower(), [])

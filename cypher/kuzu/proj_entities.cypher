@@ -1,3 +1,2 @@
 MATCH (e:Entity)
 RETURN e.id, e.name, e.type, e.pagerank, e.embedding
-ORDER BY e.id

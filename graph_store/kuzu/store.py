@@ -44,6 +44,8 @@ from graph_store.types import (
 )
 
 _DELETE_BATCH = 500  # documents per delete transaction: bounds what one transaction holds
+# Rows per Arrow record batch of a columnar read; the projection reads one table per query.
+_ARROW_ROWS = 1_000_000
 
 
 class KuzuGraphStore(KuzuWriteMixin, KuzuIndexMixin, KuzuReadMixin, KuzuExploreMixin):
@@ -258,6 +260,16 @@ class KuzuGraphStore(KuzuWriteMixin, KuzuIndexMixin, KuzuReadMixin, KuzuExploreM
     def _q(self, name: str, **params: Any) -> list[list[Any]]:
         return self._run_raw(cypher.load("kuzu", name), params)
 
+    def _q_columns(self, name: str) -> Any:
+        """A named query's result as one Arrow table: vectors stay packed float32 columns, not
+        a Python float per component (graph_store.rows.read_projection)."""
+        conn = self._require()
+        with self._rw.read():
+            try:
+                return conn.execute(cypher.load("kuzu", name)).get_as_arrow(chunk_size=_ARROW_ROWS)
+            except RuntimeError as exc:
+                raise StoreError(f"embedded graph query failed: {exc}") from exc
+
     def _read(self, name: str, **params: Any) -> list[list[Any]]:
         """``_q`` under the name the shared read mixin uses (``graph_store.named_reads``)."""
         return self._q(name, **params)
@@ -363,7 +375,9 @@ class KuzuGraphStore(KuzuWriteMixin, KuzuIndexMixin, KuzuReadMixin, KuzuExploreM
     def projection_data(self) -> ProjectionData:
         """One graph version's projection: its several queries read one snapshot."""
         with self._snapshot():
-            return read_projection(self.graph_version(), lambda name: self._q(name))
+            return read_projection(
+                self.graph_version(), lambda name: self._q(name), self._q_columns
+            )
 
     def set_pagerank(self, entity_scores: dict[str, float], doc_scores: dict[str, float]) -> None:
         with self._writing():

@@ -51,7 +51,13 @@ def scale(
     except ValueError as exc:
         raise fail(f"--factors: whole numbers separated by commas, not {factors!r}") from exc
     config = sc.ScaleConfig(
-        corpus, wanted, base_passages, questions, work_dir=work_dir, store=_store(store)
+        corpus,
+        wanted,
+        base_passages,
+        questions,
+        work_dir=work_dir,
+        store=_store(store),
+        partial=out_path,
     )
     try:
         with _bars() as hook:

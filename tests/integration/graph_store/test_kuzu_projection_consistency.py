@@ -11,6 +11,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from api.explore import one_version
@@ -38,7 +39,7 @@ def _commit_between_reads(
     """Make the store write ``doc`` from another thread right after its read ``after``, and
     go on reading once that write's statements have all run (its transaction is written; its
     COMMIT waits for no reader to be left)."""
-    read, write_batch = store._q, store._write_batch
+    read, columns, write_batch = store._q, store._q_columns, store._write_batch
     written = threading.Event()
     writers: list[threading.Thread] = []
 
@@ -46,16 +47,25 @@ def _commit_between_reads(
         write_batch(graphs)
         written.set()
 
-    def hooked(name: str, **params: Any) -> list[list[Any]]:
-        rows = read(name, **params)
+    def write_after(name: str) -> None:
         if name == after and not writers:
             writer = threading.Thread(target=store.upsert_documents, args=([doc],))
             writers.append(writer)
             writer.start()
             assert written.wait(timeout=120), "the write did not run beside the read"
+
+    def hooked(name: str, **params: Any) -> list[list[Any]]:
+        rows = read(name, **params)
+        write_after(name)
         return rows
 
+    def hooked_columns(name: str) -> Any:
+        table = columns(name)  # the projection's vector-carrying reads, as Arrow tables
+        write_after(name)
+        return table
+
     store._q = hooked  # type: ignore[method-assign]
+    store._q_columns = hooked_columns  # type: ignore[method-assign]
     store._write_batch = write_hooked  # type: ignore[method-assign]
     return writers
 
@@ -136,3 +146,21 @@ def test_the_neighbourhood_route_ranks_its_nodes_on_the_neighbourhood_s_version(
     assert len(writers) == 1  # the commit came between the two reads
     assert ranks["a0"].mentions == 1
     assert store.entity_ranks(["a0"])["a0"].mentions == 2  # and the next read has it
+
+
+def test_the_columnar_projection_equals_the_row_one(store: KuzuGraphStore) -> None:
+    """Vectors read as Arrow float32 matrices hold what the rows hold, every other field
+    alike."""
+    from graph_store.rows import read_projection
+
+    store.upsert_documents([LATE])
+    columnar = store.projection_data()
+    rows = read_projection(columnar.version, lambda name: store._q(name))
+    assert isinstance(columnar.chunk_embeddings, np.ndarray)
+    assert columnar.chunk_embeddings.dtype == np.float32
+    for name in columnar.__dataclass_fields__:
+        got, want = getattr(columnar, name), getattr(rows, name)
+        if name.endswith("_embeddings"):
+            assert np.array_equal(got, np.asarray(want, dtype=np.float32)), name
+        else:
+            assert got == want, name

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from core.errors import StoreError
-from graph_store.kuzu.recovery import replay_in_child, recover_unreplayable_log
+from graph_store.kuzu.recovery import recover_unreplayable_log, replay_in_child
 from graph_store.kuzu.store import KuzuGraphStore
 from kg.container import build
 from kg.settings import Settings

@@ -75,3 +75,44 @@ def test_chunk_facts_read_limits_and_amounts_with_their_entity() -> None:
         (980.0, "GBP", "monthly income", "amount", "Ann Example"),
     ]
     assert {f.chunk_id for f in facts} == {"d1-c0"} and len({f.id for f in facts}) == 5
+
+
+def test_numeric_facts_of_a_batch_are_those_of_each_document_alone() -> None:
+    """One spaCy stream over a batch's sentences labels them as a call per sentence does."""
+    from extraction.numeric_facts import FactSource, chunk_facts_many
+
+    nlp = load_pipeline(DEFAULT_TRAINED)
+    scheme = Entity(id="e1", name="Sample Relief Scheme", type="ORG")
+    docs = [
+        FactSource(
+            f"d{i}",
+            [(f"d{i}-c0", text)],
+            [scheme],
+            [],
+            [Mention(chunk_id=f"d{i}-c0", entity_id="e1")],
+        )
+        for i, text in enumerate(
+            [
+                "In March 2031 the Sample Relief Scheme paid £90 to 1,400 people.",
+                "The Sample Relief Scheme ran from 1998 to 2004 with 12 staff and 3.5 per cent.",
+                "No numbers in this one.",
+            ]
+        )
+    ]
+    batched = chunk_facts_many(docs, nlp)
+    alone = [chunk_facts(d.doc_id, d.chunks, d.entities, d.aliases, d.mentions, nlp) for d in docs]
+    assert batched == alone and any(batched)
+
+
+def test_a_streamed_sentence_is_labelled_as_a_call_on_it_alone() -> None:
+    from extraction.numeric_facts import _Parsed
+
+    nlp = load_pipeline(DEFAULT_TRAINED)
+    sentences = [
+        "In March 2031 the fund paid £90 to 1,400 people in 2030-31.",
+        "The scheme ran from 1998 to 2004 with 12 staff.",
+        "It had 3 offices and 250 members by 1999.",
+    ]
+    streamed = _Parsed(nlp, sentences)
+    for s in sentences:
+        assert extract_numbers(s, streamed) == extract_numbers(s, nlp)
