@@ -27,7 +27,7 @@ PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 # self._projection(_KIND, "x"), run("x") in the explore logic both adapters share,
 # cypher.statements("neo4j", "x").
 QUERY_USE = re.compile(
-    r"\b(?:_read|read|_write|_run|run|tq|tq_rows|_projection)\(\s*(?:\w+,\s*)?\"([a-z0-9_]+)\""
+    r"\b(?:_read|read|_write|_run|run|tq|tq_rows|_projection|_with_vectors)\(\s*(?:\w+,\s*)?\"([a-z0-9_]+)\""
     r"|cypher\.(?:load|statements)\(\s*\"neo4j\",\s*\"([a-z0-9_]+)\""
 )
 
