@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from core.names import QUALIFIED_CONFIDENCE, unqualified_name
+from core.names import QUALIFIED_CONFIDENCE, normalize_name, unqualified_name
 from graph_store import ChunkHit, ProjectionData
 from retrieval.lexical import Bm25Index
 from retrieval.projection import Projection
@@ -202,13 +202,31 @@ def _key(name: str) -> str:
 
 def _subject_docs(data: ProjectionData) -> dict[int, list[str]]:
     """A document's subject is the entity its title names (the extractor makes the title an
-    entity); relation paths that reach a subject reach its document."""
+    entity) and the entity whose name or alias its title begins with, the longest such: an
+    organisation's "Acme Widgets Board Update" is about Acme Widgets. Relation paths and
+    questions that reach a subject reach its documents (a question naming an organisation
+    reads that organisation's own papers first, not a parallel paper about another one)."""
     by_name: dict[str, list[int]] = {}
     for ei, name in enumerate(data.entity_names):
         by_name.setdefault(_key(name), []).append(ei)
+    position = {e: ei for ei, e in enumerate(data.entity_ids)}
+    by_alias: dict[str, list[int]] = {}
+    names = [*zip(data.entity_names, data.entity_ids), *((n, e) for n, e, _ in data.aliases)]
+    for name, entity in names:
+        ei, key = position.get(entity), normalize_name(name)
+        if ei is not None and key and ei not in by_alias.setdefault(key, []):
+            by_alias[key].append(ei)
     subject_docs: dict[int, list[str]] = {}
     for d, title in zip(data.doc_ids, data.doc_titles, strict=True):
-        for ei in by_name.get(_key(title), []):
+        subjects = list(by_name.get(_key(title), []))
+        words = normalize_name(title).split()
+        # Proper prefixes, longest first: the title itself is the exact-name case above.
+        for n in range(len(words) - 1, 0, -1):
+            found = by_alias.get(" ".join(words[:n]))
+            if found:
+                subjects += [ei for ei in found if ei not in subjects]
+                break
+        for ei in subjects:
             subject_docs.setdefault(ei, []).append(d)
     return subject_docs
 
