@@ -211,7 +211,8 @@ def _subject_docs(data: ProjectionData) -> dict[int, list[str]]:
         by_name.setdefault(_key(name), []).append(ei)
     position = {e: ei for ei, e in enumerate(data.entity_ids)}
     by_alias: dict[str, list[int]] = {}
-    names = [*zip(data.entity_names, data.entity_ids), *((n, e) for n, e, _ in data.aliases)]
+    names = [*zip(data.entity_names, data.entity_ids, strict=True)]
+    names += [(n, e) for n, e, _ in data.aliases]
     for name, entity in names:
         ei, key = position.get(entity), normalize_name(name)
         if ei is not None and key and ei not in by_alias.setdefault(key, []):
