@@ -214,9 +214,9 @@ def _subject_docs(data: ProjectionData) -> dict[int, list[str]]:
     names = [*zip(data.entity_names, data.entity_ids, strict=True)]
     names += [(n, e) for n, e, _ in data.aliases]
     for name, entity in names:
-        ei, key = position.get(entity), normalize_name(name)
-        if ei is not None and key and ei not in by_alias.setdefault(key, []):
-            by_alias[key].append(ei)
+        pos, key = position.get(entity), normalize_name(name)
+        if pos is not None and key and pos not in by_alias.setdefault(key, []):
+            by_alias[key].append(pos)
     subject_docs: dict[int, list[str]] = {}
     for d, title in zip(data.doc_ids, data.doc_titles, strict=True):
         subjects = list(by_name.get(_key(title), []))
