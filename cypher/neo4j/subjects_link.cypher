@@ -1,8 +1,9 @@
 // Link each document to its subject, the entity its title names (names compared case- and
 // space-insensitively, as retrieval/projection.py does), replacing the earlier links. The walk
 // graph weighs a mention of a document's own subject more (gds_project_ppr.cypher).
-// TITLE_SUBJECT links a document to the entity whose name or alias its title begins with, the
-// longest such ("Acme Widgets Board Update" is about Acme Widgets), as retrieval/graph_index.py
+// TITLE_SUBJECT links an organisation with no ABOUT document of its own to the documents whose
+// titles name it, by name or alias, where no longer name in the title holds it ("Acme Widgets
+// Board Update" and "About Acme Widgets" are about Acme Widgets), as retrieval/graph_index.py
 // does: read by subject (read_subject_chunks.cypher), not by the walk. Titles are normalised as
 // core/names.py normalize_name does (lower case, "'s" and punctuation dropped, a leading
 // article dropped; accents are kept here), to meet the aliases' normalised keys.
@@ -29,12 +30,16 @@ CALL () {
                ELSE words END AS words
   WHERE size(words) > 1
   CALL (d, words) {
-    UNWIND range(size(words) - 1, 1, -1) AS n
-    MATCH (:Alias {normalized: apoc.text.join(words[0..n], ' ')})-[:ALIAS_OF]->(e:Entity)
-    WITH n, collect(DISTINCT e) AS found
-    ORDER BY n DESC
-    LIMIT 1
-    UNWIND found AS e
+    UNWIND range(0, size(words) - 1) AS i
+    UNWIND range(1, size(words) - i) AS n
+    WITH d, words, i, n WHERE n < size(words)
+    MATCH (:Alias {normalized: apoc.text.join(words[i..i + n], ' ')})-[:ALIAS_OF]->(e:Entity)
+    WHERE toUpper(e.type) = 'ORGANIZATION' AND NOT EXISTS { (e)<-[:ABOUT]-(:Document) }
+    WITH d, collect({i: i, n: n, e: e}) AS spans
+    UNWIND spans AS s
+    WITH d, s, spans
+    WHERE none(t IN spans WHERE t.n > s.n AND t.i <= s.i AND s.i + s.n <= t.i + t.n)
+    WITH DISTINCT d, s.e AS e
     MERGE (d)-[:TITLE_SUBJECT]->(e)
   }
 }
