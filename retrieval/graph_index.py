@@ -62,7 +62,7 @@ class GraphIndex:
         self.doc_chunks: dict[str, list[int]] = {}
         for ci, d in enumerate(data.chunk_docs):
             self.doc_chunks.setdefault(d, []).append(ci)
-        self.subject_docs = _subject_docs(data)
+        self.subject_docs, self.titled_docs = _subject_docs(data)
         self._mention_lists(data)
         self._relation_arrays(data)
         self.entity_chunks: list[list[int]] = [[] for _ in data.entity_ids]
@@ -206,7 +206,7 @@ def _key(name: str) -> str:
 AUTHOR_TYPES = frozenset({"ORGANIZATION"})
 
 
-def _subject_docs(data: ProjectionData) -> dict[int, list[str]]:
+def _subject_docs(data: ProjectionData) -> tuple[dict[int, list[str]], dict[int, list[str]]]:
     """A document's subject is the entity its title names (the extractor makes the title an
     entity). An organisation with no document of that kind is the subject of the documents
     whose titles name it, by name or alias, where no longer name in the title holds it (in
@@ -215,7 +215,9 @@ def _subject_docs(data: ProjectionData) -> dict[int, list[str]]:
     organisation reached by co-occurrence. Entities with a document of their own keep just
     that one: measured on the multi-hop dev questions, every entity taking the documents
     whose titles begin with its name cost HotpotQA R@2 0.79 -> 0.76 and MuSiQue 0.598 ->
-    0.578; organisations without a document of their own cost nothing (docs/benchmarks.md)."""
+    0.578; organisations without a document of their own cost nothing (docs/benchmarks.md).
+    Returns the subjects by title alone and with the title-named organisations (``titled``:
+    the named-subject bonus reads those; relation paths' strategic slots the first)."""
     by_name: dict[str, list[int]] = {}
     for ei, name in enumerate(data.entity_names):
         by_name.setdefault(_key(name), []).append(ei)
@@ -233,12 +235,13 @@ def _subject_docs(data: ProjectionData) -> dict[int, list[str]]:
             continue
         if data.entity_types[pos].upper() in AUTHOR_TYPES and pos not in by_alias.get(key, []):
             by_alias.setdefault(key, []).append(pos)
+    titled = {ei: list(docs) for ei, docs in subject_docs.items()}
     for d, title in zip(data.doc_ids, data.doc_titles, strict=True):
         for ei in _title_names(normalize_name(title).split(), by_alias):
-            docs = subject_docs.setdefault(ei, [])
+            docs = titled.setdefault(ei, [])
             if d not in docs:
                 docs.append(d)
-    return subject_docs
+    return subject_docs, titled
 
 
 def _title_names(words: list[str], by_alias: dict[str, list[int]]) -> list[int]:
