@@ -20,6 +20,8 @@ next questions for the analyst. What it adds never removes anything:
 
 from __future__ import annotations
 
+import re
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents.answer_types import spacy_ner
@@ -94,9 +96,15 @@ class ReportAnswerer:
         short = " ".join(reply.answer.split()).strip(" .")
         why = _refused(short, run.question, result.confidence)
         support = _supporting(reply, short, cands) if not why else []
-        if not why and not (
-            short.lower() in {"yes", "no"} or any(holds(c.sentence, short) for c in support)
-        ):
+        if not why and not _grounded(short, support) and _grounded(short, cands):
+            # A list's items may stand in more sentences than the model named.
+            items = _ITEMS.split(short)
+            support += [
+                c
+                for c in cands
+                if c not in support and any(holds(c.sentence, i) for i in items if i.strip())
+            ]
+        if not why and not _grounded(short, support):
             why = "its words are not in the sentences it cites"
         if why:
             result.warnings.append(f"The model's short answer ({short!r}) was left out: {why}.")
@@ -146,3 +154,15 @@ def _supporting(reply: ReportReply, short: str, cands: list[Candidate]) -> list[
     that exist, the shown sentences that hold its answer, best first."""
     named = [cands[n - 1] for n in dict.fromkeys(reply.sentences) if 1 <= n <= len(cands)]
     return named or [c for c in cands if holds(c.sentence, short)][:3]
+
+
+_ITEMS = re.compile(r"\s*(?:,|;|\band\b)\s*")
+
+
+def _grounded(short: str, support: list[Candidate]) -> bool:
+    """Yes / no, or the answer's words in one cited sentence, or, for a list ("A, B and C"),
+    each item's words in one of them."""
+    if short.lower() in {"yes", "no"} or any(holds(c.sentence, short) for c in support):
+        return True
+    items = [i for i in _ITEMS.split(short) if i.strip()]
+    return len(items) > 1 and all(any(holds(c.sentence, i) for c in support) for i in items)
