@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from agents.answer_types import spacy_ner
 from agents.answerer import Answering, ExtractiveAnswerer, extractive_options
 from agents.calls import BudgetExceeded, LLMCaller
+from agents.closing import not_found
 from agents.extractive import PartAnswer
 from agents.focus import top_sentences
 from agents.models import AgenticResult, Finding
@@ -59,8 +60,11 @@ class ReportAnswerer:
         caller = a.run.caller
         if caller is None:
             return parts
+        # What closing will say unanswered gets no lead: a figure for a measure no evidence
+        # names would read as the answer above "the documents do not answer".
+        unanswered, _ = not_found(result, a.evidence, parts)
         try:
-            self._add(a, caller, result)
+            self._add(a, caller, result, unanswered)
         except (LlmError, BudgetExceeded) as exc:
             result.mode = "llm-failed"
             result.note = f"The LLM step failed ({exc}); this is the offline report."
@@ -68,7 +72,9 @@ class ReportAnswerer:
             a.run.audit.write("fallback", step=self.name, error=str(exc))
         return parts
 
-    def _add(self, a: Answering, caller: LLMCaller, result: AgenticResult) -> None:
+    def _add(
+        self, a: Answering, caller: LLMCaller, result: AgenticResult, unanswered: bool
+    ) -> None:
         run, cfg = a.run, a.run.cfg
         ner = spacy_ner(cfg.answer_spacy_model)
         cands = top_sentences(
@@ -94,7 +100,7 @@ class ReportAnswerer:
             if q.strip().endswith("?") and " ".join(q.lower().split()) != asked
         ]
         short = " ".join(reply.answer.split()).strip(" .")
-        why = _refused(short, run.question, result.confidence)
+        why = _refused(short, run.question, "LOW" if unanswered else result.confidence)
         support = _supporting(reply, short, cands) if not why else []
         if not why and not _grounded(short, support) and _grounded(short, cands):
             # A list's items may stand in more sentences than the model named.
