@@ -40,12 +40,7 @@ def close(
     offline reader's not-found does not overrule what the model read."""
     result.gaps = gaps_of(result.question, g, evidence, parts, cfg)
     result.rounds = list(g.rounds)
-    unnamed = absent_names(result.question, evidence)
-    worked = [str(v) for t in result.tool_calls for v in t.result.values() if isinstance(v, str)]
-    missing = absent_measures(result.question, evidence, worked)
-    unnamed += [w for w in missing if w not in unnamed]
-    typed = [p for p in parts if p.kind != "YESNO"]
-    unanswered = bool(unnamed) or (not llm and bool(typed) and not any(p.found for p in typed))
+    unanswered, unnamed = not_found(result, evidence, parts, llm)
     if unnamed:
         result.gaps.insert(
             0,
@@ -63,6 +58,20 @@ def close(
     if not result.recommendations:
         result.recommendations = next_questions(result.gaps)
     result.report = build(result, evidence).model_dump(mode="json")
+
+
+def not_found(
+    result: AgenticResult, evidence: EvidenceBundle, parts: list[PartAnswer], llm: bool = False
+) -> tuple[bool, list[str]]:
+    """Whether the answer is to say the documents do not answer, and the question's words no
+    evidence holds. With a model's answer only such a word makes it unanswered."""
+    unnamed = absent_names(result.question, evidence)
+    worked = [str(v) for t in result.tool_calls for v in t.result.values() if isinstance(v, str)]
+    missing = absent_measures(result.question, evidence, worked)
+    unnamed += [w for w in missing if w not in unnamed]
+    typed = [p for p in parts if p.kind != "YESNO"]
+    unanswered = bool(unnamed) or (not llm and bool(typed) and not any(p.found for p in typed))
+    return unanswered, unnamed
 
 
 def gaps_of(

@@ -168,7 +168,7 @@ class AgentSettings(BaseModel):
     # unseen set the 1.5B reader's lead F1 was 0.548 against the offline 0.261 (18 questions),
     # but its seconds were not measured on a quiet server and report-style questions not at
     # all, so synthesis stays the default (bench/results/HISTORY.md, "The LLM reader").
-    llm_answerer: Literal["synthesis", "reader"] = "synthesis"
+    llm_answerer: Literal["synthesis", "reader", "report"] = "synthesis"
     # Sentences the reader numbers for the model, best first. Not tuned: ten made prompts of
     # 500-700 tokens on three HotpotQA dev questions (38-102 s a question with the shared 1.5B
     # server and a loaded machine); eight keeps it near 450.

@@ -40,6 +40,7 @@ from agents.models import AgenticResult, Citation, SubTask
 from agents.numeric_answer import check_limits, with_items
 from agents.question import part_queries
 from agents.reader import ReaderAnswerer
+from agents.report_answer import ReportAnswerer
 from agents.synthesis_answer import SynthesisAnswerer
 from agents.verifier import cited_ids
 from core.errors import InputError, KgError
@@ -53,6 +54,8 @@ def answerer_for(cfg: AgentSettings, llm: LlmClient | None) -> Answerer:
     """The extractive answerer offline; with a model, the one ``llm_answerer`` names."""
     if llm is None:
         return ExtractiveAnswerer()
+    if cfg.llm_answerer == "report":
+        return ReportAnswerer()
     return ReaderAnswerer() if cfg.llm_answerer == "reader" else SynthesisAnswerer()
 
 
@@ -140,7 +143,9 @@ def answer(
     ]
     if caller is not None:
         result.tokens = dict(caller.tokens)
-    close(result, g, evidence, parts, cfg, llm=result.mode == "llm")
+    # The report answerer's answer is the offline one (the model only leads it): read as such.
+    offline_based = isinstance(answerer, ReportAnswerer)
+    close(result, g, evidence, parts, cfg, llm=result.mode == "llm" and not offline_based)
     audit.write("verifier", **(result.verifier.model_dump() if result.verifier else {}))
     audit.write("result", **result.summary())
     emit("done", result.summary())

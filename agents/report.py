@@ -7,6 +7,7 @@ Built last from the run's result and the evidence it read; rendered as text or M
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Literal
 
@@ -23,6 +24,7 @@ from agents.models import (
     Level,
     Tag,
 )
+from agents.verifier import CITATION
 
 Format = Literal["text", "markdown", "json"]
 TIERS: tuple[Tag, ...] = ("PRIMARY", "STRATEGIC", "GENERAL")
@@ -157,11 +159,13 @@ def render(report: Report, fmt: Format) -> str:
     def head(text: str) -> str:
         return f"## {text}" if md else f"{text.upper()}"
 
-    lines = [f"# {report.question}" if md else f"Q: {report.question}", "", report.answer, ""]
+    refs = _References(report)
+    answer = refs.number(report.answer)
+    lines = [f"# {report.question}" if md else f"Q: {report.question}", "", answer, ""]
     if report.findings:
         lines.append(head("Findings"))
         for f in report.findings:
-            cites = " ".join(f"[{c.chunk_id}] ({c.document_title})" for c in f.citations)
+            cites = " ".join(f"[{refs.of(c.chunk_id)}]" for c in f.citations)
             lines.append(
                 f"- **{f.kind}** {f.text} {cites}" if md else f"- {f.kind}: {f.text} {cites}"
             )
@@ -192,9 +196,48 @@ def render(report: Report, fmt: Format) -> str:
     if report.recommendations:
         lines += ["", head("Recommendations / next questions")]
         lines += [f"- {q}" for q in report.recommendations]
+    if refs.order:
+        lines += ["", head("References")]
+        lines += [f"{'- ' if md else ''}[{n}] {line}" for n, line in refs.lines()]
     if report.note:
         lines += ["", report.note]
     return "\n".join(lines).rstrip() + "\n"
+
+
+class _References:
+    """Citations numbered in order of first use: a reader of the text or markdown report
+    sees "[1]" where the JSON has a chunk id, and the references list each number's
+    document, date and chunk id (for the audit trail)."""
+
+    def __init__(self, report: Report) -> None:
+        self.order: list[str] = []
+        self._docs: dict[str, tuple[str, str]] = {}
+        for s in report.sources:
+            for chunk in s.chunk_ids:
+                self._docs[chunk] = (s.title, s.date)
+        for f in report.findings:
+            for cited in f.citations:
+                self._docs.setdefault(cited.chunk_id, (cited.document_title, ""))
+
+    def of(self, chunk_id: str) -> int:
+        if chunk_id not in self.order:
+            self.order.append(chunk_id)
+        return self.order.index(chunk_id) + 1
+
+    def number(self, text: str) -> str:
+        def mark(m: re.Match[str]) -> str:
+            known = m.group(1) in self._docs
+            return f"[{self.of(m.group(1))}]" if known else m.group(0)
+
+        return CITATION.sub(mark, text)
+
+    def lines(self) -> list[tuple[int, str]]:
+        out = []
+        for n, c in enumerate(self.order, 1):
+            title, date = self._docs.get(c, ("", ""))
+            when = f" ({date})" if date else ""
+            out.append((n, f"{title or 'unknown document'}{when}, chunk {c}"))
+        return out
 
 
 def level_at_most(level: Level, cap: Level) -> Level:

@@ -170,13 +170,26 @@ def run(
     with_llm: bool = False,
     limit: int | None = None,
     progress: ProgressHook | None = None,
+    ids: Sequence[str] = (),
+    answerers: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """Every question offline (and with the configured LLM when ``with_llm``), scored."""
+    """Every question offline and, when ``with_llm``, with the configured LLM: once per name
+    in ``answerers`` (mode ``llm-<name>``), else with the configured answerer (mode ``llm``).
+    ``ids``: only those questions. All modes in one run, on one store."""
     from agents.orchestrator import answer
     from kg.container import build
     from llm.openai_compat import build_llm
 
-    questions = read_questions(questions_path)[:limit]
+    questions = read_questions(questions_path)
+    if ids:
+        unknown = set(ids) - {q.id for q in questions}
+        if unknown:
+            raise ConfigError(f"no analyst question with id {', '.join(sorted(unknown))}")
+        questions = [q for q in questions if q.id in set(ids)]
+    questions = questions[:limit]
+    known = ("synthesis", "reader", "report")
+    if any(a not in known for a in answerers):
+        raise ConfigError(f"unknown answerer in {list(answerers)}; choose from {known}")
     llm = build_llm(settings.llm) if with_llm else None
     if with_llm and llm is None:
         raise ConfigError("--llm needs KG_LLM__BASE_URL and KG_LLM__MODEL")
@@ -188,14 +201,24 @@ def run(
         container.store.init_schema()
         report = container.ingestor().ingest_paths([DEMO])
         modes: dict[str, list[dict[str, Any]]] = {"offline": []}
+        configs = {"offline": container.settings.agent}
         if llm is not None:
-            modes["llm"] = []
+            for name in answerers or [""]:
+                mode = f"llm-{name}" if name else "llm"
+                modes[mode] = []
+                update = {"llm_answerer": name} if name else {}
+                configs[mode] = container.settings.agent.model_copy(update=update)
         container.searcher()  # built once, outside the timed questions
         total = len(questions) * len(modes)
         for mode, rows in modes.items():
             for q in questions:
                 t0 = time.perf_counter()
-                result = answer(container, q.text, llm=llm if mode == "llm" else None)
+                result = answer(
+                    container,
+                    q.text,
+                    llm=llm if mode != "offline" else None,
+                    settings=configs[mode],
+                )
                 rows.append(answer_row(q, result, time.perf_counter() - t0))
                 if progress:
                     progress("questions", sum(len(r) for r in modes.values()), total)

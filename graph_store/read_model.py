@@ -158,6 +158,9 @@ class GraphReadModel(Protocol):
         """Each chunk's cosine with each of ``vectors``, in their order (one read for many
         query vectors: the graph preset's bridges)."""
 
-    def subject_chunks(self, entity_ids: Sequence[str]) -> dict[str, list[str]]:
+    def subject_chunks(
+        self, entity_ids: Sequence[str], titled: bool = False
+    ) -> dict[str, list[str]]:
         """For each entity, the chunks of the documents it is the subject of (the entity
-        the title names)."""
+        the title names); ``titled``: also those of the documents whose titles name an
+        organisation that has no such document (``retrieval.graph_index._subject_docs``)."""

@@ -61,7 +61,11 @@ def graph_search(
     walk = model.personalized_pagerank(seeds, WALK_TOP, damping=settings.damping)
     detail(list(walk))  # entities among them come back with no detail
     named = {x.entity_id: x.score for x in linked if x.method != "embedding"}
-    subjects = model.subject_chunks(list(named)) if settings.named_subject_weight > 0 else {}
+    # The named subjects' documents include those whose titles name an organisation (its
+    # own papers); the strategic slots below keep to the documents titled by their subject.
+    subjects = (
+        model.subject_chunks(list(named), titled=True) if settings.named_subject_weight > 0 else {}
+    )
     detail([c for ids in subjects.values() for c in ids])
 
     score: dict[str, float] = {}

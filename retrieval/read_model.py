@@ -340,12 +340,15 @@ class InMemoryReadModel:
         sims = index.chunk_matrix[[p for _, p in pos]] @ m.T
         return {c: [float(x) for x in row] for (c, _), row in zip(pos, sims, strict=True)}
 
-    def subject_chunks(self, entity_ids: Sequence[str]) -> dict[str, list[str]]:
+    def subject_chunks(
+        self, entity_ids: Sequence[str], titled: bool = False
+    ) -> dict[str, list[str]]:
         index = self.index()
+        by_entity = index.titled_docs if titled else index.subject_docs
         out: dict[str, list[str]] = {}
         for e in entity_ids:
             pos = index.entity_index.get(e)
-            docs = index.subject_docs.get(pos, []) if pos is not None else []
+            docs = by_entity.get(pos, []) if pos is not None else []
             if docs:
                 out[e] = [index.chunk_ids[c] for d in docs for c in index.doc_chunks.get(d, [])]
         return out

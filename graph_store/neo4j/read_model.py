@@ -263,11 +263,14 @@ class Neo4jReadModel:
         )
         return {r[0]: [cosine_from_score(s) for s in r[1]] for r in rows}
 
-    def subject_chunks(self, entity_ids: Sequence[str]) -> dict[str, list[str]]:
+    def subject_chunks(
+        self, entity_ids: Sequence[str], titled: bool = False
+    ) -> dict[str, list[str]]:
         if not entity_ids:
             return {}
         out: dict[str, list[str]] = {}
-        for entity, chunk in self._store.read("read_subject_chunks", ids=list(entity_ids)):
+        rows = self._store.read("read_subject_chunks", ids=list(entity_ids), titled=titled)
+        for entity, chunk in rows:
             out.setdefault(entity, []).append(chunk)
         return out
 

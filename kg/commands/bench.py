@@ -282,10 +282,21 @@ def analyst(
         "bench/results/analyst.json"
     ),
     n: Annotated[int | None, typer.Option("--n", min=1, help="Only the first N questions.")] = None,
+    ids: Annotated[
+        str, typer.Option("--ids", help="Only these question ids, comma-separated (a01,a07).")
+    ] = "",
+    answerers: Annotated[
+        str,
+        typer.Option(
+            "--answerers",
+            help="With --llm: the LLM answerers to run, comma-separated (synthesis, reader, "
+            "report), each a mode 'llm-<name>'; default the configured KG_AGENT__LLM_ANSWERER.",
+        ),
+    ] = "",
     work_dir: WorkDirOpt = None,
 ) -> None:
     """The analyst question set over the demo corpus: key points, gold document cited, numbers,
-    and unanswerable questions answered as not found."""
+    and unanswerable questions answered as not found; offline and every LLM mode in one run."""
     from bench import analyst as bench_analyst
 
     try:
@@ -297,6 +308,8 @@ def analyst(
                 with_llm=llm,
                 limit=n,
                 progress=hook,
+                ids=[i.strip() for i in ids.split(",") if i.strip()],
+                answerers=[a.strip() for a in answerers.split(",") if a.strip()],
             )
     except KgError as exc:
         raise fail(str(exc)) from exc

@@ -96,3 +96,16 @@ def test_text_markdown_and_json_renderings() -> None:
     markdown = render(report, "markdown")
     assert markdown.startswith("# What is planned?") and "## Gaps" in markdown
     assert Report.model_validate(json.loads(render(report, "json"))) == report
+
+
+def test_text_and_markdown_number_citations_and_list_them_as_references() -> None:
+    # The JSON keeps chunk ids; a reader of the text or markdown sees [1], [2] and a list.
+    report = build(_result(answer="A plan [p1]; an aside [x9]."), EVIDENCE)
+    markdown = render(report, "markdown")
+    assert "A plan [1]; an aside [x9]." in markdown  # an id the evidence lacks stays as written
+    assert "- **INFERENCE** So B. [1] [2]" in markdown
+    refs = markdown.split("## References\n", 1)[1].splitlines()
+    assert refs[:2] == ["- [1] Doc dp (2026-01-02), chunk p1", "- [2] Doc ds, chunk s1"]
+    text = render(report, "text")
+    assert "REFERENCES\n[1] Doc dp (2026-01-02), chunk p1" in text
+    assert "[p1]" in render(report, "json")
