@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-from agents.question import STOPWORDS, Kind, QuestionPart, content_stems, forms, stem, words
-from agents.text import NAME_JOINER_WORDS, NAME_JOINERS, YEAR_OR_DECADE
+from agents.question import STOPWORDS, Kind, QuestionPart, content_lemmas, words
+from agents.text import NAME_JOINER_WORDS, NAME_JOINERS, YEAR_OR_DECADE, forms, lemma
 
 _NUMBER_WORDS = {
     "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
@@ -45,7 +45,7 @@ _ITEM_HEAD = re.compile(
 
 
 def _question_tokens(question: str) -> set[str]:
-    return {stem(w) for w in words(question)}
+    return {lemma(w) for w in words(question)}
 
 
 def numbers_in(sentence: str) -> list[str]:
@@ -94,8 +94,8 @@ def _new(items: list[str], asked: set[str]) -> list[str]:
     """Items with a word the question did not use."""
     out = []
     for item in items:
-        stems = set(content_stems(item)) - STOPWORDS
-        if stems and not stems <= asked:
+        lemmas = set(content_lemmas(item)) - STOPWORDS
+        if lemmas and not lemmas <= asked:
             out.append(item)
     return out
 
@@ -128,7 +128,7 @@ def _names_listed(sentence: str, asked: set[str]) -> bool:
     if series is None:
         return False
     items = re.findall(r"[A-Z][\w'’-]*", series.group(0))
-    return sum(stem(w) not in asked for w in items) >= 3
+    return sum(lemma(w) not in asked for w in items) >= 3
 
 
 def item_head(sentence: str) -> str | None:
@@ -138,7 +138,7 @@ def item_head(sentence: str) -> str | None:
     if m is None:
         return None
     if m.group("label"):
-        return stem(m.group("label"))
+        return lemma(m.group("label"))
     if m.group("ordinal"):
         return "ordinal"
     return "mark"
@@ -153,9 +153,9 @@ def same_time(part: QuestionPart, sentence: str) -> bool:
     return bool(_FUTURE.search(part.text)) and bool(_FUTURE.search(sentence))
 
 
-def sentence_stems(sentence: str) -> set[str]:
-    """The sentence's word stems, a hyphenated word also by its parts: "a two-time Pro Bowl
-    selection" uses "time"."""
+def sentence_lemmas(sentence: str) -> set[str]:
+    """The sentence's words in all their ``forms``, a hyphenated word also by its parts: "a
+    two-time Pro Bowl selection" uses "time"."""
     found = words(sentence)
     parts = [p for x in found if "-" in x for p in x.split("-")]
     return {f for x in (*found, *parts) for f in forms(x)}
@@ -164,10 +164,10 @@ def sentence_stems(sentence: str) -> set[str]:
 def coverage(part: QuestionPart, sentence: str, title: str) -> tuple[float, float]:
     """(share of the part's relation words in the sentence, share of its name words in the
     sentence or its document's title)."""
-    own = sentence_stems(sentence)
+    own = sentence_lemmas(sentence)
     rel = part.relation_words
     rel_share = sum(w in own for w in rel) / len(rel) if rel else 0.0
-    named = own | {stem(w) for w in words(title)}
+    named = own | {lemma(w) for w in words(title)}
     names = part.name_words
     name_share = sum(w in named for w in names) / len(names) if names else 0.0
     return rel_share, name_share

@@ -18,8 +18,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from agents.question import STOPWORDS, Kind, content_stems, stem, words
-from agents.text import NAME_WORDS, WORD
+from agents.question import STOPWORDS, Kind, content_lemmas, words
+from agents.text import NAME_WORDS, WORD, lemma
 
 # (entity text, NER label) per sentence.
 Entity = tuple[str, str]
@@ -64,14 +64,14 @@ def spacy_ner(model: str) -> Ner | None:
     return run
 
 
-def _stems(text: str) -> set[str]:
-    return set(content_stems(text)) - STOPWORDS
+def _lemmas(text: str) -> set[str]:
+    return set(content_lemmas(text)) - STOPWORDS
 
 
 def new_entities(entities: Sequence[Entity], question: str) -> list[Entity]:
     """Entities with a word the question does not use: what the sentence adds to the question."""
-    asked = _stems(question)
-    return [(t, label) for t, label in entities if _stems(t) and not _stems(t) <= asked]
+    asked = _lemmas(question)
+    return [(t, label) for t, label in entities if _lemmas(t) and not _lemmas(t) <= asked]
 
 
 def candidates(kind: Kind, entities: Sequence[Entity], question: str) -> list[str]:
@@ -121,9 +121,9 @@ def short_answer(
 def _anchors(sentence: str, question: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """Where ``sentence`` uses the question's relation words ("chairs") and its names.
     The answer sits next to the relation; a name the question gives is its subject."""
-    asked = _stems(question)
-    names = {stem(w) for w in words(question)[1:] if w[:1].isupper()}
-    found = [(m.start(), m.end(), stem(m.group(0))) for m in WORD.finditer(sentence)]
+    asked = _lemmas(question)
+    names = {lemma(w) for w in words(question)[1:] if w[:1].isupper()}
+    found = [(m.start(), m.end(), lemma(m.group(0))) for m in WORD.finditer(sentence)]
     relation = [(a, b) for a, b, s in found if s in asked and s not in names]
     return relation, [(a, b) for a, b, s in found if s in asked and s in names]
 

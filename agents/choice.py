@@ -24,10 +24,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.answer_facts import sentence_stems
-from agents.question import STOPWORDS, stem, words
+from agents.answer_facts import sentence_lemmas
+from agents.question import STOPWORDS, words
 from agents.sentence_rank import Candidate
-from agents.text import OPTION_SPAN, YEAR
+from agents.text import OPTION_SPAN, YEAR, lemma
 from agents.verdict import subject_key, subject_sentences
 
 _EARLY = frozenset({"first", "earlier", "earliest", "older", "oldest", "before", "sooner"})
@@ -79,7 +79,7 @@ def choose(question: str, cands: Sequence[Candidate], ranking: np.ndarray) -> Ch
     subjects = [found.get(subject_key(n), []) for n in named]  # per option, in order
     if not all(subjects):
         return None
-    asked = [stem(w) for w in words(head)[1:] if w.lower() not in STOPWORDS]
+    asked = [lemma(w) for w in words(head)[1:] if w.lower() not in STOPWORDS]
     said = {w.lower() for w in words(head)}
     order = said & (_EARLY | _LATE)
     if order:
@@ -105,7 +105,9 @@ def _by_time(
             return None
         # The sentence stating the asked relation ("formed in 1997"); without one, the
         # opening of the option's own page (a biography's birth year).
-        using = [i for i in dated if relation and set(relation) & sentence_stems(cands[i].sentence)]
+        using = [
+            i for i in dated if relation and set(relation) & sentence_lemmas(cands[i].sentence)
+        ]
         top = (
             max(using, key=lambda i: ranking[i])
             if using
@@ -133,7 +135,7 @@ def _by_property(
     for own in subjects:
 
         def share(i: int) -> float:
-            toks = sentence_stems(f"{cands[i].passage.doc_title} {cands[i].sentence}")
+            toks = sentence_lemmas(f"{cands[i].passage.doc_title} {cands[i].sentence}")
             return sum(w in toks for w in asked) / len(asked)
 
         top = max(own, key=lambda i: (share(i), ranking[i]))

@@ -31,7 +31,7 @@ from typing import Protocol
 
 import numpy as np
 
-from agents.answer_facts import carries, coverage, same_time, sentence_stems
+from agents.answer_facts import carries, coverage, same_time, sentence_lemmas
 from agents.answer_types import Entity, Ner, bridges, candidates
 from agents.question import QuestionPart, part_queries
 from extraction.chunking import split_sentences
@@ -103,7 +103,7 @@ def scores(
     queries = [question] if len(parts) == 1 else part_queries(question)
     vectors = np.asarray(embedder.embed([*queries, *texts]))
     sims = vectors[len(queries) :] @ vectors[: len(queries)].T  # candidates x parts
-    own = [sentence_stems(c.sentence) for c in cands]
+    own = [sentence_lemmas(c.sentence) for c in cands]
     out = np.zeros((len(parts), len(cands)))
     for p_index, part in enumerate(parts):
         rarity = rarity_of(part.relation_words, own)
