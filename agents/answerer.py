@@ -26,11 +26,10 @@ from agents.answer_types import spacy_ner
 from agents.budget import Admitted
 from agents.calls import BudgetExceeded, LLMCaller
 from agents.confidence import cap_by_parts, evidence_confidence
-from agents.config import AgentSettings
+from agents.config import AgentSettings, ReaderSettings
 from agents.extractive import (
     NO_LLM_NOTE,
     ExtractiveAnswer,
-    ExtractiveOptions,
     PartAnswer,
     extractive_answer,
 )
@@ -86,7 +85,9 @@ class ExtractiveAnswerer:
             result.note = NO_LLM_NOTE
             result.warnings.insert(0, NO_LLM_NOTE)
         level, reason = evidence_confidence(a.gathered, a.evidence, result.findings, cfg)
-        result.confidence, result.reason = cap_by_parts(level, reason, ex.parts, question)
+        result.confidence, result.reason = cap_by_parts(
+            level, reason, ex.parts, question, cfg.reader
+        )
         if a.checks is not None and a.checks.records:
             apply_checks(result, a.checks, question)
         report, _ = verify(
@@ -141,7 +142,7 @@ class LlmAnswerer:
         parts = extractive(a.run, a.evidence).parts
         if result.confidence != "HIGH":
             return parts
-        level, why = cap_by_parts("HIGH", "", parts, a.run.question)
+        level, why = cap_by_parts("HIGH", "", parts, a.run.question, a.run.cfg.reader)
         if level != "HIGH":
             result.confidence = "MEDIUM"
             result.reason = f"{result.reason} Capped at MEDIUM: {why.lstrip('; ')}.".strip()
@@ -171,9 +172,5 @@ def extractive(run: RunContext, evidence: EvidenceBundle) -> ExtractiveAnswer:
     )
 
 
-def extractive_options(cfg: AgentSettings) -> ExtractiveOptions:
-    return ExtractiveOptions(
-        max_sentences=cfg.extractive_sentences,
-        min_words=cfg.extractive_min_words,
-        rank_penalty=cfg.extractive_rank_penalty,
-    )
+def extractive_options(cfg: AgentSettings) -> ReaderSettings:
+    return cfg.reader

@@ -28,12 +28,12 @@ from agents.answer_types import Ner, short_answer
 from agents.answer_types import candidates as typed_candidates
 from agents.chain import second_hop
 from agents.choice import Choice, choose
+from agents.config import ReaderSettings
 from agents.question import Kind, QuestionPart, analyse
 from agents.quote import graph_lines, with_subject
 from agents.sentence_rank import (
     Candidate,
     Passage,
-    Weights,
     anchors,
     bridge_bonus,
     scores,
@@ -91,53 +91,13 @@ class ExtractiveAnswer:
     parts: list[PartAnswer] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
-class ExtractiveOptions:
-    max_sentences: int = 5
-    # Sentences shorter than this are headings or fragments, not statements worth quoting.
-    min_words: int = 5
-    # Similarity given up per rank step of the evidence: a sentence from the 5th-ranked chunk
-    # must be 0.08 closer to the question than one from the top chunk to be chosen first.
-    rank_penalty: float = 0.02
-    # Score added for the share of the part's relation words a sentence uses, and for stating
-    # a fact of the asked kind; in units of cosine similarity (MiniLM).
-    relation_weight: float = 0.4
-    focus_weight: float = 0.2
-    fact_weight: float = 0.25
-    name_weight: float = 0.1
-    # For a candidate of the asked type by NER (a person for "who", a place for "where").
-    type_weight: float = 0.2
-    # Bonus when a question about the future meets a sentence about the future.
-    tense_weight: float = 0.1
-    # Bonus for sentences about what the anchor sentences name (the multi-hop bridge), and
-    # how many documents' best sentences are anchors.
-    bridge_weight: float = 0.3
-    anchor_documents: int = 2
-    # The best sentences that may name the bridge of a chain (``second_hop``).
-    hop_anchors: int = 3
-    # Items of one enumeration quoted at most, and other sentences quoted beside a list.
-    max_list_items: int = 10
-    list_context: int = 2
-
-    def weights(self) -> Weights:
-        return Weights(
-            self.rank_penalty,
-            self.relation_weight,
-            self.name_weight,
-            self.fact_weight,
-            self.type_weight,
-            self.tense_weight,
-            self.focus_weight,
-        )
-
-
 def extractive_answer(
     question: str,
     evidence: Sequence[Passage],
     embedder: Embedder,
     max_sentences: int = 5,
     *,
-    options: ExtractiveOptions | None = None,
+    options: ReaderSettings | None = None,
     graph_context: Sequence[tuple[Passage, list[str]]] = (),
     note: str = NO_LLM_NOTE,
     siblings: Siblings | None = None,
@@ -151,7 +111,7 @@ def extractive_answer(
     the passages that mention an entity the question names; when given, the sentences
     quoted beside a list come from them (passages reached through the graph have their own
     lines)."""
-    opts = options or ExtractiveOptions(max_sentences=max_sentences)
+    opts = options or ReaderSettings(max_sentences=max_sentences)
     parts = analyse(question)
     context_ids = {p.chunk_id for p, _ in graph_context}
     main = [h for h in evidence if h.chunk_id not in context_ids] or list(evidence)
@@ -164,7 +124,7 @@ def extractive_answer(
             note=note,
             parts=[PartAnswer(p.text, p.kind, False, None, None) for p in parts],
         )
-    ranked = scores(question, parts, cands, embedder, opts.weights())
+    ranked = scores(question, parts, cands, embedder, opts)
     overall = ranked.max(axis=0)
     main_ids = {h.chunk_id for h in main}
     in_main = [c.passage.chunk_id in main_ids for c in cands]
@@ -226,7 +186,7 @@ def _answer_parts(
     scores: np.ndarray,
     in_main: list[bool],
     siblings: Siblings | None,
-    opts: ExtractiveOptions,
+    opts: ReaderSettings,
 ) -> _Picked:
     out = _Picked()
     chosen = out.chosen
@@ -245,7 +205,7 @@ def _answer_parts(
         if found and best.entities:
             phrase = short_answer(part.kind, best.sentence, best.entities, question)
         if part.kind == "LIST":
-            items = _enumeration(order[:3], candidates, siblings, opts)
+            items = _enumeration(order[: opts.list_heads], candidates, siblings, opts)
             if items:
                 best, found = items[0], True
                 out.list_items += items
@@ -311,7 +271,7 @@ def _chain(
     overall: np.ndarray,
     in_main: list[bool],
     picked: _Picked,
-    opts: ExtractiveOptions,
+    opts: ReaderSettings,
 ) -> None:
     """Quote the sentence that answers a chain's second hop (``agents.chain``), and lead
     with the short answer read from it when there is one."""
@@ -374,7 +334,7 @@ def _enumeration(
     top: Sequence[int],
     candidates: list[Candidate],
     siblings: Siblings | None,
-    opts: ExtractiveOptions,
+    opts: ReaderSettings,
 ) -> list[Candidate]:
     """Every item of the first enumeration among the best sentences, in document order."""
     for i in top:

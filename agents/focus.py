@@ -16,7 +16,7 @@ from collections import defaultdict
 import numpy as np
 
 from agents.answer_types import Ner
-from agents.extractive import ExtractiveOptions
+from agents.config import ReaderSettings
 from agents.models import EvidenceBundle
 from agents.question import analyse
 from agents.sentence_rank import (
@@ -36,12 +36,12 @@ def focused(
     embedder: Embedder,
     keep: int,
     ner: Ner | None = None,
-    options: ExtractiveOptions | None = None,
+    options: ReaderSettings | None = None,
 ) -> EvidenceBundle:
     """``evidence`` cut to its ``keep`` best sentences for ``question`` (plus the first
     sentence of each chunk that keeps one), chunks in evidence order, sentences in chunk
     order; chunks with none kept are left out. Unchanged when it has no more than ``keep``."""
-    opts = options or ExtractiveOptions()
+    opts = options or ReaderSettings()
     cands = sentence_candidates(evidence.items, opts.min_words, ner)
     if keep <= 0 or len(cands) <= keep:
         return evidence
@@ -65,11 +65,11 @@ def top_sentences(
     embedder: Embedder,
     keep: int,
     ner: Ner | None = None,
-    options: ExtractiveOptions | None = None,
+    options: ReaderSettings | None = None,
 ) -> list[Candidate]:
     """The ``keep`` evidence sentences the offline ranking puts first for ``question``, best
     first (all of them when there are fewer)."""
-    opts = options or ExtractiveOptions()
+    opts = options or ReaderSettings()
     cands = sentence_candidates(evidence.items, opts.min_words, ner)
     if not cands or keep <= 0:
         return []
@@ -77,10 +77,10 @@ def top_sentences(
 
 
 def _ranked(
-    question: str, cands: list[Candidate], embedder: Embedder, opts: ExtractiveOptions
+    question: str, cands: list[Candidate], embedder: Embedder, opts: ReaderSettings
 ) -> list[Candidate]:
     """``cands`` best first: the best part score, with the bridge bonus for multi-hop chains."""
-    overall = scores(question, analyse(question), cands, embedder, opts.weights()).max(axis=0)
+    overall = scores(question, analyse(question), cands, embedder, opts).max(axis=0)
     first_hop = anchors(cands, overall, [], opts.anchor_documents)
     ranking = overall + bridge_bonus(cands, first_hop, question, opts.bridge_weight)
     return [cands[int(i)] for i in np.argsort(-ranking)]

@@ -72,13 +72,14 @@ def echoes(question: str, answer: str) -> bool:
     return " or " not in f" {_squash(question)} "
 
 
-def supporting(reply: ReaderReply, cands: list[Candidate]) -> list[Candidate]:
+def supporting(reply: ReaderReply, cands: list[Candidate], most: int = 3) -> list[Candidate]:
     """The sentences the model named (numbers out of range dropped, each once); when it named
-    none that exist, the shown sentences that hold its answer, best first."""
+    none that exist, the first ``most`` shown sentences that hold its answer, best first
+    (``ReaderSettings.fallback_support``)."""
     named = [cands[n - 1] for n in dict.fromkeys(reply.sentences) if 1 <= n <= len(cands)]
     if named:
         return named
-    return [c for c in cands if holds(c.sentence, reply.answer)][:3]
+    return [c for c in cands if holds(c.sentence, reply.answer)][:most]
 
 
 def compose(short: str, support: list[Candidate]) -> tuple[str, list[Finding]]:
@@ -125,7 +126,7 @@ class ReaderAnswerer(LlmAnswerer):
             raise LlmBadReply("the model found no answer in the sentences")
         if echoes(run.question, short):
             raise LlmBadReply("the model's answer only repeats words of the question")
-        support = supporting(reply, cands)
+        support = supporting(reply, cands, cfg.reader.fallback_support)
         if not support:
             support = cands[:1]
         result.answer, result.findings = compose(short, support)
@@ -154,5 +155,7 @@ class ReaderAnswerer(LlmAnswerer):
         if result.confidence == "LOW":
             return parts
         level, reason = evidence_confidence(a.gathered, a.evidence, result.findings, a.run.cfg)
-        result.confidence, result.reason = cap_by_parts(level, reason, parts, a.run.question)
+        result.confidence, result.reason = cap_by_parts(
+            level, reason, parts, a.run.question, a.run.cfg.reader
+        )
         return parts

@@ -33,6 +33,7 @@ import numpy as np
 
 from agents.answer_facts import carries, coverage, same_time, sentence_lemmas
 from agents.answer_types import Entity, Ner, bridges, candidates
+from agents.config import ReaderSettings
 from agents.question import QuestionPart, part_queries
 from extraction.chunking import split_sentences
 from retrieval.embedder import Embedder
@@ -59,22 +60,6 @@ class Candidate:
     entities: tuple[Entity, ...] | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True)
-class Weights:
-    """In units of cosine similarity (MiniLM)."""
-
-    rank_penalty: float
-    relation: float
-    name: float
-    fact: float
-    typed: float
-    tense: float
-    # For the relation words of the clause that asks (``QuestionPart.focus_words``), on top
-    # of ``relation``: in "... a series that originally broadcast on what station", a
-    # sentence about broadcasting answers, one about the series' star only leads there.
-    focus: float = 0.0
-
-
 def sentence_candidates(
     passages: Sequence[Passage], min_words: int, ner: Ner | None
 ) -> list[Candidate]:
@@ -96,9 +81,13 @@ def scores(
     parts: Sequence[QuestionPart],
     cands: Sequence[Candidate],
     embedder: Embedder,
-    w: Weights,
+    w: ReaderSettings,
 ) -> np.ndarray:
-    """Score of every candidate for every part: parts x candidates."""
+    """Score of every candidate for every part: parts x candidates. The similarity plus
+    ``w``'s bonuses, in units of cosine similarity (MiniLM); the relation words of the clause
+    that asks (``QuestionPart.focus_words``) count on top of all relation words: in "... a
+    series that originally broadcast on what station", a sentence about broadcasting answers,
+    one about the series' star only leads there."""
     texts = [f"{c.passage.doc_title}. {c.sentence}" for c in cands]
     queries = [question] if len(parts) == 1 else part_queries(question)
     vectors = np.asarray(embedder.embed([*queries, *texts]))
@@ -112,12 +101,12 @@ def scores(
             _, name = coverage(part, c.sentence, c.passage.doc_title)
             out[p_index, i] = (
                 float(sims[i, p_index])
-                + w.relation * weighted_share(rarity, own[i])
-                + w.focus * weighted_share(focus, own[i])
-                + w.name * name
-                + w.fact * float(carries(part.kind, c.sentence, question))
-                + w.typed * typed(part, c, question)
-                + w.tense * float(same_time(part, c.sentence))
+                + w.relation_weight * weighted_share(rarity, own[i])
+                + w.focus_weight * weighted_share(focus, own[i])
+                + w.name_weight * name
+                + w.fact_weight * float(carries(part.kind, c.sentence, question))
+                + w.type_weight * typed(part, c, question)
+                + w.tense_weight * float(same_time(part, c.sentence))
                 - w.rank_penalty * c.rank
             )
     return out

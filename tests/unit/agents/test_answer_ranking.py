@@ -10,7 +10,8 @@ import pytest
 
 from agents.answer_types import Ner, candidates, short_answer, spacy_ner
 from agents.confidence import cap_by_parts
-from agents.extractive import ExtractiveOptions, PartAnswer, extractive_answer
+from agents.config import ReaderSettings
+from agents.extractive import PartAnswer, extractive_answer
 from agents.question import analyse
 from retrieval.embedder import SentenceTransformerEmbedder
 
@@ -312,6 +313,6 @@ def test_the_clause_that_asks_outranks_the_words_that_lead_to_its_subject(
     assert ex.parts[0].sentence == "He was the father of the actress Dana Bell."
     assert ex.parts[0].phrase == "Dana Bell"
     # Without the asked clause's weight, the sentence sharing more words wins.
-    unfocused = ExtractiveOptions(max_sentences=1, focus_weight=0.0)
+    unfocused = ReaderSettings(max_sentences=1, focus_weight=0.0)
     ex = extractive_answer(question, evidence, embedder, ner=ner, options=unfocused)
     assert ex.parts[0].phrase == "Ben Cole and Cara Day"  # the list the name begins
