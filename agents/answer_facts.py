@@ -4,7 +4,7 @@ A sentence "carries" a NUMBER when it states a number the question did not, a DA
 names a year, month or century the question did not, a PERSON / PLACE / THING when it names
 something (a capitalised name) the question did not. A sentence that only repeats the
 question's own names carries nothing new: it shares the question's entities but does not
-answer it. Enumerations ("Priority one is ...", "First, ...", "2. ...") are recognised so a
+answer it. Enumerations ("Step one is ...", "First, ...", "2. ...") are recognised so a
 LIST answer can keep every item of the list it quotes.
 """
 
@@ -35,7 +35,7 @@ _DAY = re.compile(rf"\b\d{{1,2}}\s+(?:{_MONTH})\b|\b(?:{_MONTH})\s+\d{{1,2}}\b",
 _CENTURY = re.compile(
     r"\b(\d{1,2}(st|nd|rd|th)|[a-z]+(teenth|tieth|first|second|third))\s+century\b", re.I
 )
-# "Priority one is", "First,", "2.", "(b)", "- item": the head of an enumerated item.
+# "Step one is", "First,", "2.", "(b)", "- item": the head of an enumerated item.
 _ITEM_HEAD = re.compile(
     r"^(?:(?P<label>[A-Z][a-z]+)\s+(?P<word>one|two|three|four|five|six|seven|eight|nine|ten)\b"
     r"|(?P<ordinal>first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|finally|lastly)\b,?"
@@ -50,7 +50,7 @@ def _question_tokens(question: str) -> set[str]:
 
 def numbers_in(sentence: str) -> list[str]:
     """Quantities the sentence states: numerals that are not years or days of a month, and
-    number words, also as the head of a compound ("a two-time Pro Bowl selection")."""
+    number words, also as the head of a compound ("a two-time regional finalist")."""
     days = [m.span() for m in _DAY.finditer(sentence)]
     found = [
         m.group(0)
@@ -104,7 +104,7 @@ def carries(kind: Kind, sentence: str, question: str) -> bool:
     """The sentence states a fact of ``kind`` that the question does not already contain."""
     asked = _question_tokens(question)
     if kind == "NUMBER":
-        # "Priority two is ..." numbers an item, it states no quantity; "We will add cafés in
+        # "Step two is ..." numbers an item, it states no quantity; "We will add depots in
         # A, B and C" answers "how many" by its count.
         body = _ITEM_HEAD.sub("", sentence.strip(), count=1)
         return bool(_new(numbers_in(body), asked)) or _names_listed(body, asked)
@@ -132,7 +132,7 @@ def _names_listed(sentence: str, asked: set[str]) -> bool:
 
 
 def item_head(sentence: str) -> str | None:
-    """The enumeration a sentence belongs to: "priority" for "Priority one is ...",
+    """The enumeration a sentence belongs to: "step" for "Step one is ...",
     "ordinal" for "First, ...", "mark" for "2. ..." / "- ..."; None when not an item."""
     m = _ITEM_HEAD.match(sentence.strip())
     if m is None:
@@ -155,7 +155,7 @@ def same_time(part: QuestionPart, sentence: str) -> bool:
 
 def sentence_lemmas(sentence: str) -> set[str]:
     """The sentence's words in all their ``forms``, a hyphenated word also by its parts: "a
-    two-time Pro Bowl selection" uses "time"."""
+    two-time regional finalist" uses "time"."""
     found = words(sentence)
     parts = [p for x in found if "-" in x for p in x.split("-")]
     return {f for x in (*found, *parts) for f in forms(x)}

@@ -130,7 +130,7 @@ def _anchors(sentence: str, question: str) -> tuple[list[tuple[int, int]], list[
 
 def _clause(sentence: str, at: int) -> tuple[int, int]:
     """The ";"-separated part of ``sentence`` around offset ``at``: in "Present: A, Chair;
-    B, Director of NHCP" each person's words are their own ("who chairs" answers A)."""
+    B, Director of the Fund" each person's words are their own ("who chairs" answers A)."""
     start = sentence.rfind(";", 0, max(at, 0)) + 1
     end = sentence.find(";", max(at, 0))
     return start, len(sentence) if end < 0 else end
@@ -148,9 +148,9 @@ def _with_marks(sentence: str, text: str) -> str:
 
 
 def _with_list_tail(sentence: str, text: str) -> str:
-    """A name that begins a list answers with the whole list: "cafés in Oakhallow, Wetherdale
-    and Millbridge" answers "where" with all three, though NER read "Wetherdale and
-    Millbridge" as one organisation."""
+    """A name that begins a list answers with the whole list: "depots in Ashford, Kelton
+    and Marsh End" answers "where" with all three, where NER may read "Kelton and Marsh End"
+    as one organisation."""
     at = sentence.find(text)
     tail = _LIST_TAIL.match(sentence, at + len(text)) if at >= 0 else None
     if tail is None:

@@ -20,6 +20,7 @@ model's HIGH stands only where the offline checks would allow HIGH too.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Protocol
 
 from agents.answer_types import spacy_ner
@@ -29,8 +30,8 @@ from agents.confidence import cap_by_parts, evidence_confidence
 from agents.config import AgentSettings, ReaderSettings
 from agents.extractive import (
     NO_LLM_NOTE,
-    ExtractiveAnswer,
     PartAnswer,
+    Reading,
     extractive_answer,
 )
 from agents.loop import Gathered, RunContext
@@ -51,6 +52,13 @@ class Answering:
     admitted: Admitted
     evidence: EvidenceBundle
     checks: LimitChecks | None = None
+
+    @cached_property
+    def reading(self) -> Reading:
+        """The offline reader's ``Reading`` of the question over ``evidence``, computed on
+        first use and shared: the extractive answer, the LLM reader's sentences and the
+        confidence step's parts all come from this one."""
+        return extractive(self.run, self.evidence)
 
 
 class Answerer(Protocol):
@@ -77,7 +85,7 @@ class ExtractiveAnswerer:
 
     def answer(self, a: Answering, result: AgenticResult) -> list[PartAnswer]:
         cfg, question = a.run.cfg, a.run.question
-        ex = extractive(a.run, a.evidence)
+        ex = a.reading
         result.answer = ex.answer
         # Quoted evidence sentences are facts as stated; nothing is inferred offline.
         result.findings = [Finding(text=s, kind="FACT", citations=[c]) for s, c in ex.sentences]
@@ -139,7 +147,7 @@ class LlmAnswerer:
         asked-for fact found, of the asked type, in a well-matched sentence; no chain through
         another subject). The 1.5B model called all of 10 HotpotQA answers HIGH, 5 of them
         wrong. Returns the offline reader's parts (for the report's missing-fact gaps)."""
-        parts = extractive(a.run, a.evidence).parts
+        parts = a.reading.parts
         if result.confidence != "HIGH":
             return parts
         level, why = cap_by_parts("HIGH", "", parts, a.run.question, a.run.cfg.reader)
@@ -149,7 +157,7 @@ class LlmAnswerer:
         return parts
 
 
-def extractive(run: RunContext, evidence: EvidenceBundle) -> ExtractiveAnswer:
+def extractive(run: RunContext, evidence: EvidenceBundle) -> Reading:
     """The offline reader's answer to the run's question over ``evidence``."""
     cfg, store = run.cfg, run.container.store
     strategic = [i for i in evidence.items if i.tag == "STRATEGIC"][: cfg.extractive_graph_lines]

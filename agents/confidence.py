@@ -60,7 +60,7 @@ def _checked(part: PartAnswer, question: str, high_support: float) -> bool:
     if options and not any(o in part.phrase.lower() for o in options):
         return False
     # ... and the evidence holds every name the question uses: without them it is about
-    # something else ("the chief executive of NMHT" for "... of the Northdale Zoo").
+    # something else ("the chief executive of the Fen Trust" for "... of the Kelton Zoo").
     return part.top and part.support >= high_support and part.named >= 1.0
 
 

@@ -11,7 +11,7 @@ merely shares the question's entities gets none of the fact bonus.
 Every part gets its own best sentence, so "how many X and how many Y" quotes both; a part
 whose best sentence carries no fact of the asked kind is reported as not found, which the
 offline confidence reads. For a list, every item of the enumeration the best sentence belongs
-to is quoted ("Priority one ...", "Priority two ..."), taken from the whole document when a
+to is quoted ("Step one ...", "Step two ..."), taken from the whole document when a
 ``siblings`` lookup is given. Evidence reached through the graph (STRATEGIC) gets its own lines
 with the path that reached it.
 """
@@ -83,12 +83,24 @@ class PartAnswer:
 
 
 @dataclass(frozen=True)
-class ExtractiveAnswer:
+class Reading:
+    """One reading of a question over its evidence, computed once and shared by the answerers
+    and the confidence step: each part's answer (``parts``: its kind, answering sentence,
+    short answer, support), the extractive answer written from them, and every evidence
+    sentence (``candidates``) with its ``ranking`` (best part score plus the bridge bonus)."""
+
     answer: str
     sentences: list[tuple[str, str]]  # (sentence, chunk id)
     citations: list[Citation] = field(default_factory=list)
     note: str = NO_LLM_NOTE
     parts: list[PartAnswer] = field(default_factory=list)
+    candidates: list[Candidate] = field(default_factory=list)
+    ranking: tuple[float, ...] = ()
+
+    def top(self, keep: int) -> list[Candidate]:
+        """The ``keep`` best-ranked sentences, best first (what the LLM reader is shown)."""
+        order = sorted(range(len(self.ranking)), key=lambda i: -self.ranking[i])
+        return [self.candidates[i] for i in order[: max(keep, 0)]]
 
 
 def extractive_answer(
@@ -103,7 +115,7 @@ def extractive_answer(
     siblings: Siblings | None = None,
     ner: Ner | None = None,
     about: Collection[str] = (),
-) -> ExtractiveAnswer:
+) -> Reading:
     """``graph_context``: (passage, path) pairs reached through the graph; each gets its own
     line with its path, and they are kept out of the main sentences so the path is shown.
     ``ner``: named entities per sentence (``agents.answer_types.spacy_ner``), for candidates
@@ -118,7 +130,7 @@ def extractive_answer(
     passages = main + [p for p, _ in graph_context if p not in main]
     cands = sentence_candidates(passages, opts.min_words, ner)
     if not cands:
-        return ExtractiveAnswer(
+        return Reading(
             "No evidence was found for this question.",
             [],
             note=note,
@@ -141,7 +153,7 @@ def extractive_answer(
     usable = in_main
     if list_lines and about:
         # Beside a list, context comes from passages about the question's subject: one
-        # trust's priorities are not explained by another trust's "Priority one is ...".
+        # firm's steps are not explained by another firm's "Step one is ...".
         usable = [m and c.passage.chunk_id in about for m, c in zip(in_main, cands, strict=True)]
     _fill(chosen, cands, fill, usable, room)
     listed = set(list_lines)
@@ -159,12 +171,18 @@ def extractive_answer(
         lines.append(" ".join(quoted))
     lines += graph_lines(graph_context, cands, overall, chosen)
     cited = list(dict.fromkeys(cid for _, cid in chosen))
-    return ExtractiveAnswer(
+    # The ranking the LLM reader is shown: anchored on the best sentences alone, not on the
+    # ones this answer chose.
+    anchor = anchors(cands, overall, [], opts.anchor_documents)
+    ranking = overall + bridge_bonus(cands, anchor, question, opts.bridge_weight)
+    return Reading(
         "\n\n".join(lines),
         chosen,
         [Citation(c, titles.get(c, "")) for c in cited],
         note=note,
         parts=picked.parts,
+        candidates=cands,
+        ranking=tuple(float(x) for x in ranking),
     )
 
 

@@ -59,23 +59,6 @@ def focused(
     return EvidenceBundle(items=items)
 
 
-def top_sentences(
-    question: str,
-    evidence: EvidenceBundle,
-    embedder: Embedder,
-    keep: int,
-    ner: Ner | None = None,
-    options: ReaderSettings | None = None,
-) -> list[Candidate]:
-    """The ``keep`` evidence sentences the offline ranking puts first for ``question``, best
-    first (all of them when there are fewer)."""
-    opts = options or ReaderSettings()
-    cands = sentence_candidates(evidence.items, opts.min_words, ner)
-    if not cands or keep <= 0:
-        return []
-    return _ranked(question, cands, embedder, opts)[:keep]
-
-
 def _ranked(
     question: str, cands: list[Candidate], embedder: Embedder, opts: ReaderSettings
 ) -> list[Candidate]:

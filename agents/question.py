@@ -116,8 +116,8 @@ def asked_phrase(part: str) -> str:
 
 
 def interrogative_sentence(part: str) -> str:
-    """The sentence that asks: "Homer's Odyssey is the third episode ... . What recurring
-    character makes his first appearance?" asks in its last sentence, the first only sets
+    """The sentence that asks: "Blue Fen is the second album of a band from Leeds. What
+    label released it?" asks in its last sentence, the first only sets
     the scene."""
     sentences = [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z\"'“])", part.strip()) if s]
     return sentences[-1] if sentences else part
@@ -129,8 +129,8 @@ _CLAUSE_BOUNDARY = re.compile(r"\b(?:who|whom|whose|which|that|where|when)\b|,|\
 
 def asked_clause(part: str) -> str:
     """For a statement that ends in its interrogative, the clause holding it: from the last
-    clause boundary before it ("Drew Fuller starred in a series that originally broadcast on
-    what station" -> "originally broadcast on what station"). A question that starts with
+    clause boundary before it ("Ann Lee starred in a series that originally aired on what
+    network" -> "originally aired on what network"). A question that starts with
     its interrogative is returned whole: its relation often follows a relative clause ("In
     what year was the man who founded X born?"), which grammar this shallow cannot bound."""
     text = interrogative_sentence(part).strip()
@@ -175,7 +175,7 @@ def kind_of(part: str) -> Kind:
 def _asked_nouns(lowered: str) -> list[str]:
     """The words after "what"/"which" (skipping a preposition before them) up to the first
     function word: the asked noun and the modifiers before it, "in which county ..." ->
-    ["county"]; "which bollywood actress is ..." -> ["bollywood", "actress"]."""
+    ["county"]; "which stage actress is ..." -> ["stage", "actress"]."""
     m = re.match(
         rf"^{_PREP}?\s*(?:what|which)\s+"
         r"(?:(?:is|was|are|were)\s+(?:the|a|an)\s+)?([a-z][a-z\s'’-]*)",
@@ -191,8 +191,8 @@ def _asked_nouns(lowered: str) -> list[str]:
     return out
 
 
-# A thing the question names only through another: "the state where the Kraus House is",
-# "the singer born who ...", "the same county as McRae". Answering it is a chain (find the
+# A thing the question names only through another: "the state where the Lindqvist Mill is",
+# "the singer born who ...", "the same county as Kelton". Answering it is a chain (find the
 # bridge, then ask about it), which offline answers do not check link by link.
 _THROUGH_ANOTHER = re.compile(
     r"\b(?:the|a|an)\s+(?:[\w'-]+\s+){0,3}?(?:where|who|whom|whose|which|that)\s+\w"
@@ -209,7 +209,7 @@ def names_through_another(question: str) -> bool:
 
 def part_queries(question: str) -> list[str]:
     """Each part as a retrieval query that stands alone: a later part saying "it" gets the
-    names of the parts before it ("... and how many therapists will it recruit")."""
+    names of the parts before it ("... and how many drivers will it hire")."""
     parts = split_parts(question)
     out: list[str] = []
     for n, part in enumerate(parts):

@@ -3,7 +3,7 @@
 A sentence's score for a part is its embedding similarity to the part (the passage title
 leading the sentence, as "he" or "the film" often stand for it), plus
 
-- the share of the part's relation words it uses ("directed", "godfather", "based"), each
+- the share of the part's relation words it uses ("directed", "founded", "based"), each
   word weighted by how rare it is among the evidence sentences: a word every sentence shares
   tells them apart no better than none;
 - a little for the part's names it (or its title) holds;
@@ -114,7 +114,7 @@ def scores(
 
 def typed(part: QuestionPart, c: Candidate, question: str) -> float:
     """1 when NER finds a candidate of the asked type. Not for numbers: the number rules
-    already see them, and a count can be a list of names ("cafés in A, B and C")."""
+    already see them, and a count can be a list of names ("depots in A, B and C")."""
     if part.kind == "NUMBER":
         return 0.0
     return float(bool(candidates(part.kind, c.entities or (), question)))
