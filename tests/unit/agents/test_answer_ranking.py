@@ -126,6 +126,11 @@ def test_the_sentence_holding_the_asked_type_is_quoted_and_its_answer_leads(
     assert lead == "Ann Lee [c2]"
     assert quotes.startswith("The film Blue Harbour was directed by Ann Lee. [c2]")
     assert ex.parts[0].found and ex.parts[0].phrase == "Ann Lee"
+    # The same Reading gives the LLM reader its sentences: every evidence sentence, ranked,
+    # the answering one first.
+    assert len(ex.candidates) == len(ex.ranking) == 3
+    assert [c.sentence for c in ex.top(1)] == ["The film Blue Harbour was directed by Ann Lee."]
+    assert len(ex.top(10)) == 3 and ex.top(0) == []
 
 
 def test_the_bridge_sentence_of_a_multi_hop_question_is_quoted(
