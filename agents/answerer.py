@@ -23,23 +23,24 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Protocol
 
-from agents.answer_types import spacy_ner
 from agents.budget import Admitted
 from agents.calls import BudgetExceeded, LLMCaller
 from agents.confidence import cap_by_parts, evidence_confidence
-from agents.config import AgentSettings, ReaderSettings
-from agents.extractive import (
-    NO_LLM_NOTE,
-    PartAnswer,
-    Reading,
-    extractive_answer,
-)
+from agents.config import AgentSettings
 from agents.loop import Gathered, RunContext
 from agents.models import AgenticResult, EvidenceBundle, Finding
 from agents.numeric_answer import LimitChecks, apply_checks
 from agents.verifier import verify
 from core.errors import LlmError
 from graph_store.types import ChunkHit
+from reader.answer_types import spacy_ner
+from reader.extractive import (
+    NO_LLM_NOTE,
+    PartAnswer,
+    Reading,
+    extractive_answer,
+)
+from reader.settings import ReaderSettings
 
 
 @dataclass(frozen=True)

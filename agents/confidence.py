@@ -4,14 +4,15 @@ sources, whether the critique found gaps), then capped by what the offline answe
 
 from __future__ import annotations
 
-from agents.answer_types import TYPED_KINDS
-from agents.choice import options as choice_options
-from agents.config import AgentSettings, ReaderSettings
-from agents.extractive import PartAnswer
+from agents.config import AgentSettings
 from agents.loop import Gathered
 from agents.models import LEVELS, EvidenceBundle, Finding, Level
-from agents.question import names_through_another
-from agents.verdict import subject_key
+from reader.answer_types import TYPED_KINDS
+from reader.choice import options as choice_options
+from reader.extractive import PartAnswer
+from reader.question import names_through_another
+from reader.settings import ReaderSettings
+from reader.verdict import subject_key
 
 
 def cap_by_parts(

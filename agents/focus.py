@@ -2,7 +2,7 @@
 
 A small model given a dozen whole chunks (about 2,000 tokens) spends most of its time reading
 them on a CPU, and answers from whichever sentence shares the question's words. The offline
-answer's ranking (``agents.sentence_rank``: relation words weighted by rarity, candidates of
+answer's ranking (``reader.sentence_rank``: relation words weighted by rarity, candidates of
 the asked type, the multi-hop bridge) already knows which sentences can answer. The model
 reads those, each in its chunk under the chunk's id, with the chunk's first sentence, which
 names what "he" or "the film" in the others stands for. Quotes stay verbatim: every kept
@@ -15,18 +15,18 @@ from collections import defaultdict
 
 import numpy as np
 
-from agents.answer_types import Ner
-from agents.config import ReaderSettings
 from agents.models import EvidenceBundle
-from agents.question import analyse
-from agents.sentence_rank import (
+from extraction.chunking import split_sentences
+from reader.answer_types import Ner
+from reader.question import analyse
+from reader.sentence_rank import (
     Candidate,
     anchors,
     bridge_bonus,
     scores,
     sentence_candidates,
 )
-from extraction.chunking import split_sentences
+from reader.settings import ReaderSettings
 from retrieval.embedder import Embedder
 
 

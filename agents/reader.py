@@ -21,12 +21,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from agents.answerer import Answering, LlmAnswerer
 from agents.calls import LLMCaller
 from agents.confidence import cap_by_parts, evidence_confidence
-from agents.extractive import PartAnswer
 from agents.models import AgenticResult, Finding
 from agents.prompt_files import load
-from agents.sentence_rank import Candidate
 from agents.verifier import verify
 from core.errors import LlmBadReply
+from reader.extractive import PartAnswer
+from reader.sentence_rank import Candidate
 
 # What a model writes when the sentences do not answer: no answer to build on.
 _NONE = {"", "unknown", "none", "not stated", "not known", "n/a", "no answer"}

@@ -8,11 +8,11 @@ from dataclasses import dataclass
 
 import pytest
 
-from agents.answer_types import Ner, candidates, short_answer, spacy_ner
 from agents.confidence import cap_by_parts
-from agents.config import ReaderSettings
-from agents.extractive import PartAnswer, extractive_answer
-from agents.question import analyse
+from reader.answer_types import Ner, candidates, short_answer, spacy_ner
+from reader.extractive import PartAnswer, extractive_answer
+from reader.question import analyse
+from reader.settings import ReaderSettings
 from retrieval.embedder import SentenceTransformerEmbedder
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from agents.answer_facts import carries, coverage, item_head, numbers_in, sentence_lemmas
-from agents.question import analyse, part_queries, split_parts
-from agents.text import forms, lemma, verb_lemma
+from reader.answer_facts import carries, coverage, item_head, numbers_in, sentence_lemmas
+from reader.question import analyse, part_queries, split_parts
+from reader.text import forms, lemma, verb_lemma
 
 
 @pytest.mark.parametrize(
@@ -78,7 +78,7 @@ def test_enumerated_items_share_a_head() -> None:
 
 
 def test_a_subject_named_through_another_thing_is_told_apart() -> None:
-    from agents.question import names_through_another
+    from reader.question import names_through_another
 
     assert names_through_another("When did the city where the next Olympics are held fall?")
     assert names_through_another("What label signed the band that recorded Mercy?")

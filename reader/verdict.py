@@ -22,10 +22,10 @@ from typing import Literal
 
 import numpy as np
 
-from agents.answer_types import candidates
-from agents.question import STOPWORDS, content_lemmas, kind_of, words
-from agents.sentence_rank import Candidate
-from agents.text import QUESTION_NAME, lemma
+from reader.answer_types import candidates
+from reader.question import STOPWORDS, content_lemmas, kind_of, words
+from reader.sentence_rank import Candidate
+from reader.text import QUESTION_NAME, lemma
 
 # Question words that frame the comparison rather than name a property.
 _FRAME = frozenset({"both", "also", "same", "each", "either", "like", "too", "well"})

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from agents.text import WORD_OR_NUMBER, lemma, verb_lemma
+from reader.text import WORD_OR_NUMBER, lemma, verb_lemma
 
 Kind = Literal["NUMBER", "DATE", "PERSON", "PLACE", "LIST", "YESNO", "THING"]
 

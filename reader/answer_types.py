@@ -1,7 +1,7 @@
 """Candidates of the asked-for type: the named entities of a sentence that could answer a question.
 
 A question asking "who" wants a person, "where" a place, "when" a date, "how many" a number
-(``agents.question``); the trained spaCy pipeline's NER labels what a sentence names. A sentence
+(``reader.question``); the trained spaCy pipeline's NER labels what a sentence names. A sentence
 holds a candidate when it names an entity of a fitting label that the question does not already
 name: "Two Dollar Radio is ... based in Columbus, Ohio" holds a place for "... is based where?",
 "Grace Krilanovich is an American author" holds none the question lacks. The candidates also
@@ -10,7 +10,7 @@ the bridge entities of a multi-hop question (what a sentence about the question'
 that the question does not).
 
 Without a trained pipeline (``spacy_model`` empty or not installed) there are no candidates and
-the offline answer falls back on the capitalised-span rules of ``agents.answer_facts``.
+the offline answer falls back on the capitalised-span rules of ``reader.answer_facts``.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from agents.question import STOPWORDS, Kind, content_lemmas, words
-from agents.text import NAME_WORDS, WORD, lemma
+from reader.question import STOPWORDS, Kind, content_lemmas, words
+from reader.text import NAME_WORDS, WORD, lemma
 
 # (entity text, NER label) per sentence.
 Entity = tuple[str, str]

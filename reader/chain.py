@@ -15,11 +15,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.answer_facts import carries, sentence_lemmas
-from agents.answer_types import short_answer
-from agents.question import QuestionPart
-from agents.sentence_rank import Candidate, rarity_of, typed, weighted_share
 from core.names import unqualified_name
+from reader.answer_facts import carries, sentence_lemmas
+from reader.answer_types import short_answer
+from reader.question import QuestionPart
+from reader.sentence_rank import Candidate, rarity_of, typed, weighted_share
 
 
 @dataclass(frozen=True)

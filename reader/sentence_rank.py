@@ -7,8 +7,8 @@ leading the sentence, as "he" or "the film" often stand for it), plus
   word weighted by how rare it is among the evidence sentences: a word every sentence shares
   tells them apart no better than none;
 - a little for the part's names it (or its title) holds;
-- a fact of the asked kind the question does not hold (``agents.answer_facts``), and a
-  candidate of the asked type by NER (``agents.answer_types``): a person for "who", a place
+- a fact of the asked kind the question does not hold (``reader.answer_facts``), and a
+  candidate of the asked type by NER (``reader.answer_types``): a person for "who", a place
   for "where" (not for numbers, which the rules see); a sentence that only repeats the
   question's entities gets neither;
 - a question about the future meeting a sentence about the future;
@@ -31,11 +31,11 @@ from typing import Protocol
 
 import numpy as np
 
-from agents.answer_facts import carries, coverage, same_time, sentence_lemmas
-from agents.answer_types import Entity, Ner, bridges, candidates
-from agents.config import ReaderSettings
-from agents.question import QuestionPart, part_queries
 from extraction.chunking import split_sentences
+from reader.answer_facts import carries, coverage, same_time, sentence_lemmas
+from reader.answer_types import Entity, Ner, bridges, candidates
+from reader.question import QuestionPart, part_queries
+from reader.settings import ReaderSettings
 from retrieval.embedder import Embedder
 
 

@@ -1,11 +1,11 @@
 """Offline answer: the evidence sentences that answer the question, each with its citation.
 
 Used when no LLM is configured (or the LLM failed); the answer says so plainly. The question
-is read for its parts and the kind of answer each asks for (``agents.question``): a number, a
+is read for its parts and the kind of answer each asks for (``reader.question``): a number, a
 date, a person, a place, a list. Each evidence sentence is scored per part by embedding
 similarity to the part, by how many of the part's relation words it uses ("directed",
 "recruit"), and by whether it states a fact of the asked kind that the question does not
-already hold (``agents.answer_facts``); better-ranked evidence wins near-ties. A sentence that
+already hold (``reader.answer_facts``); better-ranked evidence wins near-ties. A sentence that
 merely shares the question's entities gets none of the fact bonus.
 
 Every part gets its own best sentence, so "how many X and how many Y" quotes both; a part
@@ -23,15 +23,15 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from agents.answer_facts import carries, coverage, item_head
-from agents.answer_types import Ner, short_answer
-from agents.answer_types import candidates as typed_candidates
-from agents.chain import second_hop
-from agents.choice import Choice, choose
-from agents.config import ReaderSettings
-from agents.question import Kind, QuestionPart, analyse
-from agents.quote import graph_lines, with_subject
-from agents.sentence_rank import (
+from extraction.chunking import split_sentences
+from reader.answer_facts import carries, coverage, item_head
+from reader.answer_types import Ner, short_answer
+from reader.answer_types import candidates as typed_candidates
+from reader.chain import second_hop
+from reader.choice import Choice, choose
+from reader.question import Kind, QuestionPart, analyse
+from reader.quote import graph_lines, with_subject
+from reader.sentence_rank import (
     Candidate,
     Passage,
     anchors,
@@ -39,8 +39,8 @@ from agents.sentence_rank import (
     scores,
     sentence_candidates,
 )
-from agents.verdict import Verdict, verdict
-from extraction.chunking import split_sentences
+from reader.settings import ReaderSettings
+from reader.verdict import Verdict, verdict
 from retrieval.embedder import Embedder
 
 NO_LLM_NOTE = "No LLM is configured: this answer is extractive, quoted from the cited evidence."
@@ -118,7 +118,7 @@ def extractive_answer(
 ) -> Reading:
     """``graph_context``: (passage, path) pairs reached through the graph; each gets its own
     line with its path, and they are kept out of the main sentences so the path is shown.
-    ``ner``: named entities per sentence (``agents.answer_types.spacy_ner``), for candidates
+    ``ner``: named entities per sentence (``reader.answer_types.spacy_ner``), for candidates
     of the asked type; without it only the capitalised-span rules apply. ``about``: ids of
     the passages that mention an entity the question names; when given, the sentences
     quoted beside a list come from them (passages reached through the graph have their own
@@ -257,8 +257,8 @@ def _decide(
     overall: np.ndarray,
     picked: _Picked,
 ) -> None:
-    """A yes/no verdict (``agents.verdict``) or the option a choice question picks
-    (``agents.choice``) when the evidence gives one: its sentences are quoted first and the
+    """A yes/no verdict (``reader.verdict``) or the option a choice question picks
+    (``reader.choice``) when the evidence gives one: its sentences are quoted first and the
     part counts as answered, by word overlap, so never HIGH (not ``top``)."""
     if picked.parts[0].kind == "YESNO":
         found: Verdict | Choice | None = verdict(question, cands, overall)
@@ -291,7 +291,7 @@ def _chain(
     picked: _Picked,
     opts: ReaderSettings,
 ) -> None:
-    """Quote the sentence that answers a chain's second hop (``agents.chain``), and lead
+    """Quote the sentence that answers a chain's second hop (``reader.chain``), and lead
     with the short answer read from it when there is one."""
     hop = second_hop(cands, overall, parts, question, opts.hop_anchors)
     if hop is None or not in_main[hop.index]:

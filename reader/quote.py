@@ -19,9 +19,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from agents.sentence_rank import Candidate, Passage
-from agents.text import TITLE_JOINERS, WORD
 from core.names import unqualified_name
+from reader.sentence_rank import Candidate, Passage
+from reader.text import TITLE_JOINERS, WORD
 
 _SUBJECT = frozenset({"he", "she", "it", "they"})
 _POSSESSIVE = frozenset({"his", "her", "its", "their"})

@@ -1,7 +1,7 @@
 """Which named option a choice question picks: "Which band was formed first, A or B?".
 
 A choice question ends in two names joined by "or". Each option is looked up in its own
-sentences (its document's, or others naming it), as ``agents.verdict`` does for yes/no
+sentences (its document's, or others naming it), as ``reader.verdict`` does for yes/no
 questions, and the options are compared by what the question asks, read from English grammar:
 
 - an order in time ("first", "earlier", "oldest"; "later", "youngest", "most recent"): the
@@ -24,11 +24,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.answer_facts import sentence_lemmas
-from agents.question import STOPWORDS, words
-from agents.sentence_rank import Candidate
-from agents.text import OPTION_SPAN, YEAR, lemma
-from agents.verdict import subject_key, subject_sentences
+from reader.answer_facts import sentence_lemmas
+from reader.question import STOPWORDS, words
+from reader.sentence_rank import Candidate
+from reader.text import OPTION_SPAN, YEAR, lemma
+from reader.verdict import subject_key, subject_sentences
 
 _EARLY = frozenset({"first", "earlier", "earliest", "older", "oldest", "before", "sooner"})
 _LATE = frozenset(

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-from agents.question import STOPWORDS, Kind, QuestionPart, content_lemmas, words
-from agents.text import NAME_JOINER_WORDS, NAME_JOINERS, YEAR_OR_DECADE, forms, lemma
+from reader.question import STOPWORDS, Kind, QuestionPart, content_lemmas, words
+from reader.text import NAME_JOINER_WORDS, NAME_JOINERS, YEAR_OR_DECADE, forms, lemma
 
 _NUMBER_WORDS = {
     "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
