@@ -20,26 +20,27 @@ model's HIGH stands only where the offline checks would allow HIGH too.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Protocol
 
-from agents.answer_types import spacy_ner
 from agents.budget import Admitted
 from agents.calls import BudgetExceeded, LLMCaller
 from agents.confidence import cap_by_parts, evidence_confidence
 from agents.config import AgentSettings
-from agents.extractive import (
-    NO_LLM_NOTE,
-    ExtractiveAnswer,
-    ExtractiveOptions,
-    PartAnswer,
-    extractive_answer,
-)
 from agents.loop import Gathered, RunContext
 from agents.models import AgenticResult, EvidenceBundle, Finding
 from agents.numeric_answer import LimitChecks, apply_checks
 from agents.verifier import verify
 from core.errors import LlmError
 from graph_store.types import ChunkHit
+from reader.answer_types import spacy_ner
+from reader.extractive import (
+    NO_LLM_NOTE,
+    PartAnswer,
+    Reading,
+    extractive_answer,
+)
+from reader.settings import ReaderSettings
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,13 @@ class Answering:
     admitted: Admitted
     evidence: EvidenceBundle
     checks: LimitChecks | None = None
+
+    @cached_property
+    def reading(self) -> Reading:
+        """The offline reader's ``Reading`` of the question over ``evidence``, computed on
+        first use and shared: the extractive answer, the LLM reader's sentences and the
+        confidence step's parts all come from this one."""
+        return extractive(self.run, self.evidence)
 
 
 class Answerer(Protocol):
@@ -78,7 +86,7 @@ class ExtractiveAnswerer:
 
     def answer(self, a: Answering, result: AgenticResult) -> list[PartAnswer]:
         cfg, question = a.run.cfg, a.run.question
-        ex = extractive(a.run, a.evidence)
+        ex = a.reading
         result.answer = ex.answer
         # Quoted evidence sentences are facts as stated; nothing is inferred offline.
         result.findings = [Finding(text=s, kind="FACT", citations=[c]) for s, c in ex.sentences]
@@ -86,7 +94,9 @@ class ExtractiveAnswerer:
             result.note = NO_LLM_NOTE
             result.warnings.insert(0, NO_LLM_NOTE)
         level, reason = evidence_confidence(a.gathered, a.evidence, result.findings, cfg)
-        result.confidence, result.reason = cap_by_parts(level, reason, ex.parts, question)
+        result.confidence, result.reason = cap_by_parts(
+            level, reason, ex.parts, question, cfg.reader
+        )
         if a.checks is not None and a.checks.records:
             apply_checks(result, a.checks, question)
         report, _ = verify(
@@ -138,17 +148,17 @@ class LlmAnswerer:
         asked-for fact found, of the asked type, in a well-matched sentence; no chain through
         another subject). The 1.5B model called all of 10 HotpotQA answers HIGH, 5 of them
         wrong. Returns the offline reader's parts (for the report's missing-fact gaps)."""
-        parts = extractive(a.run, a.evidence).parts
+        parts = a.reading.parts
         if result.confidence != "HIGH":
             return parts
-        level, why = cap_by_parts("HIGH", "", parts, a.run.question)
+        level, why = cap_by_parts("HIGH", "", parts, a.run.question, a.run.cfg.reader)
         if level != "HIGH":
             result.confidence = "MEDIUM"
             result.reason = f"{result.reason} Capped at MEDIUM: {why.lstrip('; ')}.".strip()
         return parts
 
 
-def extractive(run: RunContext, evidence: EvidenceBundle) -> ExtractiveAnswer:
+def extractive(run: RunContext, evidence: EvidenceBundle) -> Reading:
     """The offline reader's answer to the run's question over ``evidence``."""
     cfg, store = run.cfg, run.container.store
     strategic = [i for i in evidence.items if i.tag == "STRATEGIC"][: cfg.extractive_graph_lines]
@@ -171,9 +181,5 @@ def extractive(run: RunContext, evidence: EvidenceBundle) -> ExtractiveAnswer:
     )
 
 
-def extractive_options(cfg: AgentSettings) -> ExtractiveOptions:
-    return ExtractiveOptions(
-        max_sentences=cfg.extractive_sentences,
-        min_words=cfg.extractive_min_words,
-        rank_penalty=cfg.extractive_rank_penalty,
-    )
+def extractive_options(cfg: AgentSettings) -> ReaderSettings:
+    return cfg.reader

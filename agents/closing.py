@@ -16,15 +16,17 @@ import difflib
 import re
 from collections.abc import Sequence
 
-from agents.answer_facts import sentence_stems
 from agents.config import AgentSettings
-from agents.extractive import PartAnswer
 from agents.gaps import evidence_gaps, fact_gaps, next_questions
 from agents.loop import Gathered
 from agents.models import AgenticResult, EvidenceBundle, Gap
 from agents.planner import entity_query
-from agents.question import analyse, base, stem, words
 from agents.report import build, level_at_most
+from reader.answer_facts import sentence_lemmas as sentence_stems
+from reader.extractive import PartAnswer
+from reader.question import analyse, words
+from reader.text import lemma as stem
+from reader.text import verb_lemma as base
 
 
 def close(

@@ -4,33 +4,35 @@ sources, whether the critique found gaps), then capped by what the offline answe
 
 from __future__ import annotations
 
-from agents.answer_types import TYPED_KINDS
-from agents.choice import options as choice_options
 from agents.config import AgentSettings
-from agents.extractive import PartAnswer
 from agents.loop import Gathered
 from agents.models import LEVELS, EvidenceBundle, Finding, Level
-from agents.question import names_through_another
-from agents.verdict import subject_key
-
-# Share of the question's relation words the answering sentence must use for HIGH. Set on
-# questions 1-50 of the shared sets: at 0.5, answering sentences using exactly half of the
-# words were right 2 times in 4.
-HIGH_SUPPORT = 0.6
+from reader.answer_types import TYPED_KINDS
+from reader.choice import options as choice_options
+from reader.extractive import PartAnswer
+from reader.question import names_through_another
+from reader.settings import ReaderSettings
+from reader.verdict import subject_key
 
 
 def cap_by_parts(
-    level: Level, reason: str, parts: list[PartAnswer], question: str = ""
+    level: Level,
+    reason: str,
+    parts: list[PartAnswer],
+    question: str = "",
+    settings: ReaderSettings | None = None,
 ) -> tuple[Level, str]:
     """Confidence may not be HIGH when what the question asks for was not found: MEDIUM at
-    most when a part lacks its fact, LOW when every part does."""
+    most when a part lacks its fact, LOW when every part does. HIGH needs the answering
+    sentence to use ``settings.high_support`` of the asked relation's words."""
+    high_support = (settings or ReaderSettings()).high_support
     missing = [p for p in parts if not p.found]
     if not missing:
         # HIGH needs the asked-for fact itself: a list's items, or a candidate of the asked
         # type (a person, a place, a date, a number, by NER) in the answering sentence, which
         # uses most of the words of the asked relation. A "what is ..." answer of no checkable
         # type, a sentence without such a candidate, or a loosely matching one stays MEDIUM.
-        loose = [p for p in parts if not _checked(p, question)]
+        loose = [p for p in parts if not _checked(p, question, high_support)]
         if level == "HIGH" and loose:
             return "MEDIUM", f"{reason}; the asked-for fact could not be checked closely"
         # The answering sentence may be about the wrong bridge ("the state where ..."): its
@@ -48,9 +50,9 @@ def cap_by_parts(
     return LEVELS[min(LEVELS.index(level), LEVELS.index(cap))], f"{reason}; {said}"
 
 
-def _checked(part: PartAnswer, question: str) -> bool:
+def _checked(part: PartAnswer, question: str, high_support: float) -> bool:
     if part.kind == "LIST":
-        return part.support >= HIGH_SUPPORT
+        return part.support >= high_support
     if part.kind not in TYPED_KINDS or part.phrase is None:
         return False
     # Strong support: the best-ranked sentence of all holds the candidate and uses most of
@@ -59,8 +61,8 @@ def _checked(part: PartAnswer, question: str) -> bool:
     if options and not any(o in part.phrase.lower() for o in options):
         return False
     # ... and the evidence holds every name the question uses: without them it is about
-    # something else ("the chief executive of NMHT" for "... of the Northdale Zoo").
-    return part.top and part.support >= HIGH_SUPPORT and part.named >= 1.0
+    # something else ("the chief executive of the Fen Trust" for "... of the Kelton Zoo").
+    return part.top and part.support >= high_support and part.named >= 1.0
 
 
 def evidence_confidence(

@@ -12,6 +12,7 @@ from typing import Any, Literal, Protocol
 from pydantic import BaseModel, Field, model_validator
 
 from llm.config import LlmSettings
+from reader.settings import ReaderSettings
 
 Complexity = Literal["simple", "moderate", "complex"]
 
@@ -206,11 +207,8 @@ class AgentSettings(BaseModel):
     # Optional few-shot file (JSONL or JSON list of {question, evidence_ids, answer}).
     examples_path: Path | None = None
     examples_shown: int = Field(default=2, ge=0, le=10)
-    extractive_sentences: int = Field(default=5, ge=1, le=20)
-    # Shorter "sentences" are headings or fragments, not statements worth quoting.
-    extractive_min_words: int = Field(default=5, ge=1)
-    # Similarity given up per rank step, so better-ranked evidence wins near-ties.
-    extractive_rank_penalty: float = Field(default=0.02, ge=0.0, le=1.0)
+    # The offline reader's weights and thresholds (``KG_AGENT__READER__*``).
+    reader: ReaderSettings = Field(default_factory=ReaderSettings)
     # STRATEGIC passages given their own line in the extractive answer.
     extractive_graph_lines: int = Field(default=2, ge=0, le=10)
     # Trained spaCy pipeline whose NER finds the candidates of the asked type in evidence

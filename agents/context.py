@@ -19,8 +19,8 @@ import numpy as np
 from agents.config import AgentSettings, Complexity
 from agents.graph_reach import GraphReach
 from agents.models import LinkedEntity, Neighbour
-from agents.question import STOPWORDS, words
 from graph_store.read_model import GraphReadModel
+from reader.question import STOPWORDS, words
 from retrieval.config import RetrievalSettings
 from retrieval.linking import link_entities as link_question
 

@@ -2,7 +2,7 @@
 
 A small model given a dozen whole chunks (about 2,000 tokens) spends most of its time reading
 them on a CPU, and answers from whichever sentence shares the question's words. The offline
-answer's ranking (``agents.sentence_rank``: relation words weighted by rarity, candidates of
+answer's ranking (``reader.sentence_rank``: relation words weighted by rarity, candidates of
 the asked type, the multi-hop bridge) already knows which sentences can answer. The model
 reads those, each in its chunk under the chunk's id, with the chunk's first sentence, which
 names what "he" or "the film" in the others stands for. Quotes stay verbatim: every kept
@@ -15,18 +15,18 @@ from collections import defaultdict
 
 import numpy as np
 
-from agents.answer_types import Ner
-from agents.extractive import ExtractiveOptions
 from agents.models import EvidenceBundle
-from agents.question import analyse
-from agents.sentence_rank import (
+from extraction.chunking import split_sentences
+from reader.answer_types import Ner
+from reader.question import analyse
+from reader.sentence_rank import (
     Candidate,
     anchors,
     bridge_bonus,
     scores,
     sentence_candidates,
 )
-from extraction.chunking import split_sentences
+from reader.settings import ReaderSettings
 from retrieval.embedder import Embedder
 
 
@@ -36,12 +36,12 @@ def focused(
     embedder: Embedder,
     keep: int,
     ner: Ner | None = None,
-    options: ExtractiveOptions | None = None,
+    options: ReaderSettings | None = None,
 ) -> EvidenceBundle:
     """``evidence`` cut to its ``keep`` best sentences for ``question`` (plus the first
     sentence of each chunk that keeps one), chunks in evidence order, sentences in chunk
     order; chunks with none kept are left out. Unchanged when it has no more than ``keep``."""
-    opts = options or ExtractiveOptions()
+    opts = options or ReaderSettings()
     cands = sentence_candidates(evidence.items, opts.min_words, ner)
     if keep <= 0 or len(cands) <= keep:
         return evidence
@@ -59,28 +59,11 @@ def focused(
     return EvidenceBundle(items=items)
 
 
-def top_sentences(
-    question: str,
-    evidence: EvidenceBundle,
-    embedder: Embedder,
-    keep: int,
-    ner: Ner | None = None,
-    options: ExtractiveOptions | None = None,
-) -> list[Candidate]:
-    """The ``keep`` evidence sentences the offline ranking puts first for ``question``, best
-    first (all of them when there are fewer)."""
-    opts = options or ExtractiveOptions()
-    cands = sentence_candidates(evidence.items, opts.min_words, ner)
-    if not cands or keep <= 0:
-        return []
-    return _ranked(question, cands, embedder, opts)[:keep]
-
-
 def _ranked(
-    question: str, cands: list[Candidate], embedder: Embedder, opts: ExtractiveOptions
+    question: str, cands: list[Candidate], embedder: Embedder, opts: ReaderSettings
 ) -> list[Candidate]:
     """``cands`` best first: the best part score, with the bridge bonus for multi-hop chains."""
-    overall = scores(question, analyse(question), cands, embedder, opts.weights()).max(axis=0)
+    overall = scores(question, analyse(question), cands, embedder, opts).max(axis=0)
     first_hop = anchors(cands, overall, [], opts.anchor_documents)
     ranking = overall + bridge_bonus(cands, first_hop, question, opts.bridge_weight)
     return [cands[int(i)] for i in np.argsort(-ranking)]

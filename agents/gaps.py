@@ -6,7 +6,7 @@
   evidence is dated within it (document dates; undated evidence is not judged);
 - subtask: a planned sub-task whose retrieval found nothing about its focus;
 - missing_fact: the asked-for fact (a number, a date, a name, a list) is not in the evidence,
-  as the offline reader judged it (question kind from ``agents.question``, candidates of that
+  as the offline reader judged it (question kind from ``reader.question``, candidates of that
   kind by spaCy NER in the evidence sentences).
 
 The critique turns the gaps' queries into the next round's sub-tasks; synthesis is told the
@@ -21,9 +21,9 @@ from collections.abc import Callable, Sequence
 from datetime import date, timedelta
 
 from agents.config import AgentSettings
-from agents.extractive import PartAnswer
 from agents.models import EvidenceItem, Gap, LinkedEntity, SubTask
-from agents.question import STOPWORDS, words
+from reader.extractive import PartAnswer
+from reader.question import STOPWORDS, words
 
 _YEAR_SPAN = re.compile(r"\b((?:19|20)\d{2})\s*[/\-–]\s*(\d{2}|(?:19|20)\d{2})\b")
 _YEAR = re.compile(r"\b((?:19|20)\d{2})\b")

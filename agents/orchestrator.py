@@ -38,13 +38,13 @@ from agents.config import AgentSettings
 from agents.loop import AgentContainer, Gathered, OnEvent, RunContext, gather
 from agents.models import AgenticResult, Citation, SubTask
 from agents.numeric_answer import check_limits, with_items
-from agents.question import part_queries
 from agents.reader import ReaderAnswerer
 from agents.report_answer import ReportAnswerer
 from agents.synthesis_answer import SynthesisAnswerer
 from agents.verifier import cited_ids
 from core.errors import InputError, KgError
 from llm import LlmClient
+from reader.question import part_queries
 from retrieval.filters import SearchFilters
 
 __all__ = ["AgentContainer", "OnEvent", "answer", "answerer_for"]

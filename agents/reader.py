@@ -1,8 +1,8 @@
 """The LLM reader: a small model reads only the question and the best sentences, numbered.
 
 A 1.5B model asked for a long structured synthesis over a dozen whole chunks answered worse
-than the offline reader. This answerer gives it what it can use: the offline ranking's best
-``reader_sentences`` sentences (``agents.focus.top_sentences``), each under its document's
+than the offline reader. This answerer gives it what it can use: the best ``reader_sentences``
+sentences of the question's ``Reading`` (``Answering.reading``), each under its document's
 title, and asks, within the JSON schema of ``ReaderReply`` (grammar-constrained by the
 server), for the short answer and the numbers of the sentences that support it. The answer is
 then built without the model: the short answer with the supporting chunks' citations, and the
@@ -18,17 +18,15 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from agents.answer_types import spacy_ner
-from agents.answerer import Answering, LlmAnswerer, extractive, extractive_options
+from agents.answerer import Answering, LlmAnswerer
 from agents.calls import LLMCaller
 from agents.confidence import cap_by_parts, evidence_confidence
-from agents.extractive import PartAnswer
-from agents.focus import top_sentences
 from agents.models import AgenticResult, Finding
 from agents.prompt_files import load
-from agents.sentence_rank import Candidate
 from agents.verifier import verify
 from core.errors import LlmBadReply
+from reader.extractive import PartAnswer
+from reader.sentence_rank import Candidate
 
 # What a model writes when the sentences do not answer: no answer to build on.
 _NONE = {"", "unknown", "none", "not stated", "not known", "n/a", "no answer"}
@@ -72,13 +70,14 @@ def echoes(question: str, answer: str) -> bool:
     return " or " not in f" {_squash(question)} "
 
 
-def supporting(reply: ReaderReply, cands: list[Candidate]) -> list[Candidate]:
+def supporting(reply: ReaderReply, cands: list[Candidate], most: int = 3) -> list[Candidate]:
     """The sentences the model named (numbers out of range dropped, each once); when it named
-    none that exist, the shown sentences that hold its answer, best first."""
+    none that exist, the first ``most`` shown sentences that hold its answer, best first
+    (``ReaderSettings.fallback_support``)."""
     named = [cands[n - 1] for n in dict.fromkeys(reply.sentences) if 1 <= n <= len(cands)]
     if named:
         return named
-    return [c for c in cands if holds(c.sentence, reply.answer)][:3]
+    return [c for c in cands if holds(c.sentence, reply.answer)][:most]
 
 
 def compose(short: str, support: list[Candidate]) -> tuple[str, list[Finding]]:
@@ -103,15 +102,7 @@ class ReaderAnswerer(LlmAnswerer):
     def read(self, a: Answering, caller: LLMCaller, result: AgenticResult) -> None:
         run = a.run
         cfg = run.cfg
-        ner = spacy_ner(cfg.answer_spacy_model)
-        cands = top_sentences(
-            run.question,
-            a.evidence,
-            run.container.embedder,
-            cfg.reader_sentences,
-            ner,
-            extractive_options(cfg),
-        )
+        cands = a.reading.top(cfg.reader_sentences)
         if not cands:
             raise LlmBadReply("no evidence sentence to read")
         prompt = load("reader")
@@ -125,7 +116,7 @@ class ReaderAnswerer(LlmAnswerer):
             raise LlmBadReply("the model found no answer in the sentences")
         if echoes(run.question, short):
             raise LlmBadReply("the model's answer only repeats words of the question")
-        support = supporting(reply, cands)
+        support = supporting(reply, cands, cfg.reader.fallback_support)
         if not support:
             support = cands[:1]
         result.answer, result.findings = compose(short, support)
@@ -150,9 +141,11 @@ class ReaderAnswerer(LlmAnswerer):
     def settle(self, a: Answering, result: AgenticResult) -> list[PartAnswer]:
         """An answer that passed its checks gets the offline answer's evidence confidence,
         capped by the offline reader's parts; the parts are returned for the report."""
-        parts = extractive(a.run, a.evidence).parts
+        parts = a.reading.parts
         if result.confidence == "LOW":
             return parts
         level, reason = evidence_confidence(a.gathered, a.evidence, result.findings, a.run.cfg)
-        result.confidence, result.reason = cap_by_parts(level, reason, parts, a.run.question)
+        result.confidence, result.reason = cap_by_parts(
+            level, reason, parts, a.run.question, a.run.cfg.reader
+        )
         return parts

@@ -8,7 +8,6 @@ the verifier (with the model), refined once on the problems found (``agents.synt
 
 from __future__ import annotations
 
-from agents.answer_types import spacy_ner
 from agents.answerer import Answering, LlmAnswerer, extractive_options
 from agents.calls import BudgetExceeded, LLMCaller
 from agents.fewshot import default_examples, examples_for, render
@@ -20,6 +19,7 @@ from agents.synthesis import LLMSynthesis, SynthesisReply
 from agents.tools import ToolBox
 from agents.verifier import verify
 from core.errors import LlmBadReply, LlmError
+from reader.answer_types import spacy_ner
 
 
 class SynthesisAnswerer(LlmAnswerer):

@@ -20,6 +20,7 @@ LAYERS: list[set[str]] = [
     {"graph_store"},
     {"retrieval"},
     {"extraction"},
+    {"reader"},
     {"agents"},
     {"api"},
     {"kg", "bench"},

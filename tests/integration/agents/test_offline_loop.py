@@ -12,10 +12,10 @@ import pytest
 from agents.audit import read
 from agents.bench import evidence_ranking
 from agents.config import AgentSettings
-from agents.extractive import NO_LLM_NOTE
 from agents.orchestrator import answer
 from core.errors import InputError
 from kg.container import Container
+from reader.extractive import NO_LLM_NOTE
 from tests.conftest import FIXTURES
 
 EXPECTED = json.loads((FIXTURES / "demo_expected.json").read_text(encoding="utf-8"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from agents.closing import absent_measures
 from agents.models import EvidenceBundle, EvidenceItem
-from agents.question import analyse
+from reader.question import analyse
 
 
 def _evidence(*texts: str, title: str = "Harbour Permit Rules") -> EvidenceBundle:

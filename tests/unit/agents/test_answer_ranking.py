@@ -8,10 +8,11 @@ from dataclasses import dataclass
 
 import pytest
 
-from agents.answer_types import Ner, candidates, short_answer, spacy_ner
 from agents.confidence import cap_by_parts
-from agents.extractive import ExtractiveOptions, PartAnswer, extractive_answer
-from agents.question import analyse
+from reader.answer_types import Ner, candidates, short_answer, spacy_ner
+from reader.extractive import PartAnswer, extractive_answer
+from reader.question import analyse
+from reader.settings import ReaderSettings
 from retrieval.embedder import SentenceTransformerEmbedder
 
 
@@ -125,6 +126,11 @@ def test_the_sentence_holding_the_asked_type_is_quoted_and_its_answer_leads(
     assert lead == "Ann Lee [c2]"
     assert quotes.startswith("The film Blue Harbour was directed by Ann Lee. [c2]")
     assert ex.parts[0].found and ex.parts[0].phrase == "Ann Lee"
+    # The same Reading gives the LLM reader its sentences: every evidence sentence, ranked,
+    # the answering one first.
+    assert len(ex.candidates) == len(ex.ranking) == 3
+    assert [c.sentence for c in ex.top(1)] == ["The film Blue Harbour was directed by Ann Lee."]
+    assert len(ex.top(10)) == 3 and ex.top(0) == []
 
 
 def test_the_bridge_sentence_of_a_multi_hop_question_is_quoted(
@@ -312,6 +318,6 @@ def test_the_clause_that_asks_outranks_the_words_that_lead_to_its_subject(
     assert ex.parts[0].sentence == "He was the father of the actress Dana Bell."
     assert ex.parts[0].phrase == "Dana Bell"
     # Without the asked clause's weight, the sentence sharing more words wins.
-    unfocused = ExtractiveOptions(max_sentences=1, focus_weight=0.0)
+    unfocused = ReaderSettings(max_sentences=1, focus_weight=0.0)
     ex = extractive_answer(question, evidence, embedder, ner=ner, options=unfocused)
     assert ex.parts[0].phrase == "Ben Cole and Cara Day"  # the list the name begins

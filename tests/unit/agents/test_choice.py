@@ -7,11 +7,11 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from agents.answer_types import Ner, spacy_ner
-from agents.choice import choose, options
 from agents.confidence import cap_by_parts
-from agents.extractive import extractive_answer
-from agents.sentence_rank import sentence_candidates
+from reader.answer_types import Ner, spacy_ner
+from reader.choice import choose, options
+from reader.extractive import extractive_answer
+from reader.sentence_rank import sentence_candidates
 from retrieval.embedder import SentenceTransformerEmbedder
 
 

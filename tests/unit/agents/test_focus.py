@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from agents.answer_types import Ner, spacy_ner
 from agents.focus import focused
 from agents.models import EvidenceBundle, EvidenceItem
 from extraction.chunking import split_sentences
+from reader.answer_types import Ner, spacy_ner
 from retrieval.embedder import SentenceTransformerEmbedder
 
 FILLER = [

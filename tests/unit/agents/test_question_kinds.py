@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from agents.answer_facts import carries, coverage, item_head, numbers_in, sentence_stems
-from agents.question import analyse, base, forms, part_queries, split_parts, stem
+from reader.answer_facts import carries, coverage, item_head, numbers_in, sentence_lemmas
+from reader.question import analyse, part_queries, split_parts
+from reader.text import forms, lemma, verb_lemma
 
 
 @pytest.mark.parametrize(
@@ -51,7 +52,9 @@ def test_relation_and_name_words() -> None:
     (part,) = analyse("Who directed the film Blue Harbour?")
     assert part.relation_words == ("direct", "film")
     assert part.name_words == ("blue", "harbour")
-    assert stem("priorities") == stem("priority") and stem("cafés") == stem("café")
+    assert lemma("priorities") == lemma("priority") and lemma("cafés") == lemma("café")
+    # A word the lemmatizer does not know is read as a noun: both forms meet.
+    assert lemma("Halvorsens") == lemma("Halvorsen")
 
 
 def test_a_fact_must_be_new_and_of_the_asked_kind() -> None:
@@ -75,7 +78,7 @@ def test_enumerated_items_share_a_head() -> None:
 
 
 def test_a_subject_named_through_another_thing_is_told_apart() -> None:
-    from agents.question import names_through_another
+    from reader.question import names_through_another
 
     assert names_through_another("When did the city where the next Olympics are held fall?")
     assert names_through_another("What label signed the band that recorded Mercy?")
@@ -96,25 +99,27 @@ def test_the_sentence_that_asks_gives_the_kind() -> None:
 def test_the_clause_that_asks_gives_the_focus_words() -> None:
     (part,) = analyse("Ann Lee starred in a series that originally aired on what network?")
     assert part.focus_words == ("originally", "air", "network")
-    assert {"star", "sery"} <= set(part.relation_words)
+    assert {"star", "series"} <= set(part.relation_words)
     (part,) = analyse("Grey Water was printed by a firm founded in 1990, and is based where?")
-    assert part.focus_words == ("bas",)
+    assert part.focus_words == ("base",)
     # A question that starts with its interrogative is not cut: its relation may come last.
     (part,) = analyse("In what year was the man who founded Acme born?")
     assert part.focus_words == ()
 
 
 def test_a_relation_word_meets_the_sentence_in_any_verb_form() -> None:
-    assert base("chairs") == base("chaired") == base("chairing") == "chair"
-    assert base("starred") == base("starring") == "star"
-    assert base("studied") == "study" and base("speed") == "speed" and base("king") == "king"
+    assert verb_lemma("chairs") == verb_lemma("chaired") == verb_lemma("chairing") == "chair"
+    assert verb_lemma("starred") == verb_lemma("starring") == "star"
+    assert verb_lemma("studied") == "study" and verb_lemma("speed") == "speed"
+    assert verb_lemma("king") == "king" and verb_lemma("born") == "bear"
     # "released" asks, "release" answers, and the other way round.
-    assert base("released") in forms("release") and base("release") in forms("released")
+    assert verb_lemma("released") in forms("release")
+    assert verb_lemma("release") in forms("released")
     assert "plane" not in forms("planned")
     (part,) = analyse("Who chairs the board of Kelby Trust?")
     sentence = "The board of directors is chaired by Tom Ash."
     assert coverage(part, sentence, "Kelby Trust Annual Plan")[0] == 1.0
-    assert base("chaired") in sentence_stems(sentence)
+    assert verb_lemma("chaired") in sentence_lemmas(sentence)
 
 
 def test_quantities_are_not_ordinals_years_or_days() -> None:
@@ -125,4 +130,4 @@ def test_quantities_are_not_ordinals_years_or_days() -> None:
     assert not carries("NUMBER", "Ann Lee (25 April 1845 – 3 May 1925) was a mayor.", q)
     assert carries("NUMBER", "Ann Lee was a two-time mayor.", q)
     # A compound's parts count as the sentence's words: "two-time" uses "time".
-    assert "time" in sentence_stems("Ann Lee was a two-time mayor.")
+    assert "time" in sentence_lemmas("Ann Lee was a two-time mayor.")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents.quote import is_name, with_subject
+from reader.quote import is_name, with_subject
 
 
 @pytest.mark.parametrize(

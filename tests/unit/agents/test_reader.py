@@ -10,8 +10,8 @@ from pydantic import ValidationError
 
 from agents.models import EvidenceBundle, EvidenceItem
 from agents.reader import ReaderReply, compose, echoes, holds, numbered, supporting
-from agents.sentence_rank import Candidate
 from agents.verifier import check_deterministic
+from reader.sentence_rank import Candidate
 
 
 @dataclass(frozen=True)

@@ -22,10 +22,10 @@ from typing import Literal
 
 import numpy as np
 
-from agents.answer_types import candidates
-from agents.question import STOPWORDS, content_stems, kind_of, stem, words
-from agents.sentence_rank import Candidate
-from agents.text import QUESTION_NAME
+from reader.answer_types import candidates
+from reader.question import STOPWORDS, content_lemmas, kind_of, words
+from reader.sentence_rank import Candidate
+from reader.text import QUESTION_NAME, lemma
 
 # Question words that frame the comparison rather than name a property.
 _FRAME = frozenset({"both", "also", "same", "each", "either", "like", "too", "well"})
@@ -97,8 +97,8 @@ def _matches(word: str, sentence: set[str]) -> bool:
 def _property(
     question: str, subjects: dict[str, list[int]], cands: Sequence[Candidate], ranking: np.ndarray
 ) -> Verdict | None:
-    named = {stem(w) for s in subjects for w in words(s)}
-    asked = content_stems(question.split(maxsplit=1)[-1])
+    named = {lemma(w) for s in subjects for w in words(s)}
+    asked = content_lemmas(question.split(maxsplit=1)[-1])
     wanted = [w for w in asked if w not in STOPWORDS and w not in _FRAME and w not in named]
     if not wanted:
         return None
@@ -107,7 +107,7 @@ def _property(
 
         def share(i: int) -> float:
             c = cands[i]
-            toks = {stem(w) for w in words(f"{c.passage.doc_title} {c.sentence}")}
+            toks = {lemma(w) for w in words(f"{c.passage.doc_title} {c.sentence}")}
             return sum(_matches(w, toks) for w in wanted) / len(wanted)
 
         top = max(own, key=lambda i: (share(i), ranking[i]))

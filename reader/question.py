@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Literal
 
-from agents.text import WORD_OR_NUMBER
+from reader.text import WORD_OR_NUMBER, lemma, verb_lemma
 
 Kind = Literal["NUMBER", "DATE", "PERSON", "PLACE", "LIST", "YESNO", "THING"]
 
@@ -64,7 +63,6 @@ _STOP = {
     "own", "same", "both", "either", "neither", "one", "s",
 }  # fmt: skip
 STOPWORDS = frozenset(_STOP)
-_VOWEL = re.compile(r"[aeiouy]")
 
 
 @dataclass(frozen=True)
@@ -72,9 +70,9 @@ class QuestionPart:
     text: str
     kind: Kind
     # Content words of the part that are not part of a name: the relation asked about
-    # ("directed", "born", "recruit"); stems, lower case.
+    # ("directed", "born", "recruit"); ``verb_lemma``s.
     relation_words: tuple[str, ...]
-    # Words of the names the part mentions (capitalised spans); stems, lower case.
+    # Words of the names the part mentions (capitalised spans); ``lemma``s.
     name_words: tuple[str, ...]
     # The relation words of the clause that holds the interrogative ("... a series that
     # originally broadcast on what station" -> originally, broadcast, station): what is asked,
@@ -82,61 +80,14 @@ class QuestionPart:
     focus_words: tuple[str, ...] = ()
 
 
-def stem(word: str) -> str:
-    """A crude English stem: enough to match "priorities"/"priority", "cafés"/"café",
-    "recruits"/"recruit"; never applied to words of three letters or fewer."""
-    w = re.sub(r"['’]s$", "", word.lower()).strip("'’.,")
-    if len(w) <= 3:
-        return w
-    for suffix, repl in (("ies", "y"), ("ves", "f"), ("sses", "ss"), ("es", "e"), ("s", "")):
-        if w.endswith(suffix) and not w.endswith("ss") and len(w) - len(suffix) >= 3:
-            return w[: -len(suffix)] + repl
-    return w
-
-
-def base(word: str) -> str:
-    """The stem a verb's forms share: "chaired" and "chairs" -> "chair", "starred" ->
-    "star", "studied" -> "study"; other words keep their ``stem``. Relation words are kept
-    this way and sentences offer every form (``forms``), so "Who chairs ..." meets "...
-    chaired by ..." while no word loses a match it had."""
-    w = stem(word)
-    if len(w) < 5:
-        return w
-    if w.endswith("ied") and len(w) >= 6:
-        return w[:-3] + "y"
-    if w.endswith("eed"):
-        return w[:-1] if _VOWEL.search(w[:-3]) else w
-    for suffix in ("ing", "ed"):
-        root = w[: -len(suffix)]
-        if w.endswith(suffix) and len(root) >= 3 and _VOWEL.search(root):
-            doubled = len(root) >= 4 and root[-1] == root[-2] and root[-1] not in "lsz"
-            return root[:-1] if doubled else root
-    return w
-
-
-@lru_cache(maxsize=65536)  # once per word: every evidence sentence is read through it
-def forms(word: str) -> frozenset[str]:
-    """The keys a sentence's word answers to: its stem, its ``base`` ("released" ->
-    "releas") and that base as written with an "e" ("release"), and a stem's "e"-less form
-    ("release" -> "releas", for a question's "released")."""
-    w, b = stem(word), base(word)
-    out = {w, b}
-    if b != w and not w.startswith(b + b[-1]):  # "planned" -> "plan", never "plane"
-        out.add(b + "e")
-    elif len(w) >= 5 and w.endswith("e"):
-        out.add(w[:-1])
-    return frozenset(out)
-
-
 def words(text: str) -> list[str]:
     return WORD_OR_NUMBER.findall(text)
 
 
-def content_stems(text: str) -> list[str]:
-    """Stems of the words that are not function words, in order, once each. Function words
-    are dropped before stemming, as some stem into no stopword ("does" -> "doe", "this" ->
-    "thi")."""
-    return list(dict.fromkeys(stem(w) for w in words(text) if w.lower() not in STOPWORDS))
+def content_lemmas(text: str) -> list[str]:
+    """Lemmas of the words that are not function words, in order, once each. Function words
+    are dropped before lemmatising, as some lemmatise into no stopword ("does" -> "doe")."""
+    return list(dict.fromkeys(lemma(w) for w in words(text) if w.lower() not in STOPWORDS))
 
 
 def split_parts(question: str) -> list[str]:
@@ -165,8 +116,8 @@ def asked_phrase(part: str) -> str:
 
 
 def interrogative_sentence(part: str) -> str:
-    """The sentence that asks: "Homer's Odyssey is the third episode ... . What recurring
-    character makes his first appearance?" asks in its last sentence, the first only sets
+    """The sentence that asks: "Blue Fen is the second album of a band from Leeds. What
+    label released it?" asks in its last sentence, the first only sets
     the scene."""
     sentences = [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z\"'“])", part.strip()) if s]
     return sentences[-1] if sentences else part
@@ -178,8 +129,8 @@ _CLAUSE_BOUNDARY = re.compile(r"\b(?:who|whom|whose|which|that|where|when)\b|,|\
 
 def asked_clause(part: str) -> str:
     """For a statement that ends in its interrogative, the clause holding it: from the last
-    clause boundary before it ("Drew Fuller starred in a series that originally broadcast on
-    what station" -> "originally broadcast on what station"). A question that starts with
+    clause boundary before it ("Ann Lee starred in a series that originally aired on what
+    network" -> "originally aired on what network"). A question that starts with
     its interrogative is returned whole: its relation often follows a relative clause ("In
     what year was the man who founded X born?"), which grammar this shallow cannot bound."""
     text = interrogative_sentence(part).strip()
@@ -205,7 +156,7 @@ def kind_of(part: str) -> Kind:
     if re.match(r"^(where|from\s+where)\b", lowered):
         return "PLACE"
     for noun in _asked_nouns(lowered):
-        root = stem(noun)
+        root = lemma(noun)
         if root in _DATE_NOUNS:
             return "DATE"
         if root in _NUMBER_NOUNS:
@@ -224,7 +175,7 @@ def kind_of(part: str) -> Kind:
 def _asked_nouns(lowered: str) -> list[str]:
     """The words after "what"/"which" (skipping a preposition before them) up to the first
     function word: the asked noun and the modifiers before it, "in which county ..." ->
-    ["county"]; "which bollywood actress is ..." -> ["bollywood", "actress"]."""
+    ["county"]; "which stage actress is ..." -> ["stage", "actress"]."""
     m = re.match(
         rf"^{_PREP}?\s*(?:what|which)\s+"
         r"(?:(?:is|was|are|were)\s+(?:the|a|an)\s+)?([a-z][a-z\s'’-]*)",
@@ -240,8 +191,8 @@ def _asked_nouns(lowered: str) -> list[str]:
     return out
 
 
-# A thing the question names only through another: "the state where the Kraus House is",
-# "the singer born who ...", "the same county as McRae". Answering it is a chain (find the
+# A thing the question names only through another: "the state where the Lindqvist Mill is",
+# "the singer born who ...", "the same county as Kelton". Answering it is a chain (find the
 # bridge, then ask about it), which offline answers do not check link by link.
 _THROUGH_ANOTHER = re.compile(
     r"\b(?:the|a|an)\s+(?:[\w'-]+\s+){0,3}?(?:where|who|whom|whose|which|that)\s+\w"
@@ -258,15 +209,15 @@ def names_through_another(question: str) -> bool:
 
 def part_queries(question: str) -> list[str]:
     """Each part as a retrieval query that stands alone: a later part saying "it" gets the
-    names of the parts before it ("... and how many therapists will it recruit")."""
+    names of the parts before it ("... and how many drivers will it hire")."""
     parts = split_parts(question)
     out: list[str] = []
     for n, part in enumerate(parts):
-        own = {stem(w) for w in words(part)}
+        own = {lemma(w) for w in words(part)}
         earlier = [
             w for p in parts[:n] for i, w in enumerate(words(p)) if i > 0 and w[:1].isupper()
         ]
-        missing = [w for w in dict.fromkeys(earlier) if stem(w) not in own]
+        missing = [w for w in dict.fromkeys(earlier) if lemma(w) not in own]
         out.append(f"{part} ({' '.join(missing)})" if missing else part)
     return out
 
@@ -283,10 +234,10 @@ def analyse(question: str) -> list[QuestionPart]:
             # A capitalised word after the first is part of a name; the first word of a
             # question is capitalised anyway.
             if (i > 0 and w[:1].isupper()) or w[:1].isdigit():
-                names.append(stem(w))
+                names.append(lemma(w))
             else:
-                relation.append(base(w))
-        clause = {base(w) for w in words(asked_clause(part))}
+                relation.append(verb_lemma(w))
+        clause = {verb_lemma(w) for w in words(asked_clause(part))}
         focus = [r for r in relation if r in clause]
         out.append(
             QuestionPart(

@@ -1,7 +1,7 @@
 """Candidates of the asked-for type: the named entities of a sentence that could answer a question.
 
 A question asking "who" wants a person, "where" a place, "when" a date, "how many" a number
-(``agents.question``); the trained spaCy pipeline's NER labels what a sentence names. A sentence
+(``reader.question``); the trained spaCy pipeline's NER labels what a sentence names. A sentence
 holds a candidate when it names an entity of a fitting label that the question does not already
 name: "Two Dollar Radio is ... based in Columbus, Ohio" holds a place for "... is based where?",
 "Grace Krilanovich is an American author" holds none the question lacks. The candidates also
@@ -10,7 +10,7 @@ the bridge entities of a multi-hop question (what a sentence about the question'
 that the question does not).
 
 Without a trained pipeline (``spacy_model`` empty or not installed) there are no candidates and
-the offline answer falls back on the capitalised-span rules of ``agents.answer_facts``.
+the offline answer falls back on the capitalised-span rules of ``reader.answer_facts``.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from agents.question import STOPWORDS, Kind, content_stems, stem, words
-from agents.text import NAME_WORDS, WORD
+from reader.question import STOPWORDS, Kind, content_lemmas, words
+from reader.text import NAME_WORDS, WORD, lemma
 
 # (entity text, NER label) per sentence.
 Entity = tuple[str, str]
@@ -64,14 +64,14 @@ def spacy_ner(model: str) -> Ner | None:
     return run
 
 
-def _stems(text: str) -> set[str]:
-    return set(content_stems(text)) - STOPWORDS
+def _lemmas(text: str) -> set[str]:
+    return set(content_lemmas(text)) - STOPWORDS
 
 
 def new_entities(entities: Sequence[Entity], question: str) -> list[Entity]:
     """Entities with a word the question does not use: what the sentence adds to the question."""
-    asked = _stems(question)
-    return [(t, label) for t, label in entities if _stems(t) and not _stems(t) <= asked]
+    asked = _lemmas(question)
+    return [(t, label) for t, label in entities if _lemmas(t) and not _lemmas(t) <= asked]
 
 
 def candidates(kind: Kind, entities: Sequence[Entity], question: str) -> list[str]:
@@ -121,16 +121,16 @@ def short_answer(
 def _anchors(sentence: str, question: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """Where ``sentence`` uses the question's relation words ("chairs") and its names.
     The answer sits next to the relation; a name the question gives is its subject."""
-    asked = _stems(question)
-    names = {stem(w) for w in words(question)[1:] if w[:1].isupper()}
-    found = [(m.start(), m.end(), stem(m.group(0))) for m in WORD.finditer(sentence)]
+    asked = _lemmas(question)
+    names = {lemma(w) for w in words(question)[1:] if w[:1].isupper()}
+    found = [(m.start(), m.end(), lemma(m.group(0))) for m in WORD.finditer(sentence)]
     relation = [(a, b) for a, b, s in found if s in asked and s not in names]
     return relation, [(a, b) for a, b, s in found if s in asked and s in names]
 
 
 def _clause(sentence: str, at: int) -> tuple[int, int]:
     """The ";"-separated part of ``sentence`` around offset ``at``: in "Present: A, Chair;
-    B, Director of NHCP" each person's words are their own ("who chairs" answers A)."""
+    B, Director of the Fund" each person's words are their own ("who chairs" answers A)."""
     start = sentence.rfind(";", 0, max(at, 0)) + 1
     end = sentence.find(";", max(at, 0))
     return start, len(sentence) if end < 0 else end
@@ -148,9 +148,9 @@ def _with_marks(sentence: str, text: str) -> str:
 
 
 def _with_list_tail(sentence: str, text: str) -> str:
-    """A name that begins a list answers with the whole list: "cafés in Oakhallow, Wetherdale
-    and Millbridge" answers "where" with all three, though NER read "Wetherdale and
-    Millbridge" as one organisation."""
+    """A name that begins a list answers with the whole list: "depots in Ashford, Kelton
+    and Marsh End" answers "where" with all three, where NER may read "Kelton and Marsh End"
+    as one organisation."""
     at = sentence.find(text)
     tail = _LIST_TAIL.match(sentence, at + len(text)) if at >= 0 else None
     if tail is None:

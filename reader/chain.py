@@ -15,11 +15,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.answer_facts import carries, sentence_stems
-from agents.answer_types import short_answer
-from agents.question import QuestionPart
-from agents.sentence_rank import Candidate, rarity_of, typed, weighted_share
 from core.names import unqualified_name
+from reader.answer_facts import carries, sentence_lemmas
+from reader.answer_types import short_answer
+from reader.question import QuestionPart
+from reader.sentence_rank import Candidate, rarity_of, typed, weighted_share
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ def second_hop(
     words = {w for p in parts for w in p.relation_words}
     if not words:
         return None
-    own = [sentence_stems(c.sentence) for c in cands]
+    own = [sentence_lemmas(c.sentence) for c in cands]
     rarity = rarity_of(sorted(words), own)
     asked = question.lower()
     # (what the anchor sentence names, its document, the relation words it leaves unused)
@@ -55,7 +55,7 @@ def second_hop(
         (
             cands[a].sentence.lower(),
             cands[a].passage.doc_title,
-            {w: rarity[w] for w in words - own[a] - sentence_stems(cands[a].passage.doc_title)},
+            {w: rarity[w] for w in words - own[a] - sentence_lemmas(cands[a].passage.doc_title)},
         )
         for a in (int(i) for i in np.argsort(-ranking)[:top])
     ]

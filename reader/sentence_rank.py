@@ -3,12 +3,12 @@
 A sentence's score for a part is its embedding similarity to the part (the passage title
 leading the sentence, as "he" or "the film" often stand for it), plus
 
-- the share of the part's relation words it uses ("directed", "godfather", "based"), each
+- the share of the part's relation words it uses ("directed", "founded", "based"), each
   word weighted by how rare it is among the evidence sentences: a word every sentence shares
   tells them apart no better than none;
 - a little for the part's names it (or its title) holds;
-- a fact of the asked kind the question does not hold (``agents.answer_facts``), and a
-  candidate of the asked type by NER (``agents.answer_types``): a person for "who", a place
+- a fact of the asked kind the question does not hold (``reader.answer_facts``), and a
+  candidate of the asked type by NER (``reader.answer_types``): a person for "who", a place
   for "where" (not for numbers, which the rules see); a sentence that only repeats the
   question's entities gets neither;
 - a question about the future meeting a sentence about the future;
@@ -31,10 +31,11 @@ from typing import Protocol
 
 import numpy as np
 
-from agents.answer_facts import carries, coverage, same_time, sentence_stems
-from agents.answer_types import Entity, Ner, bridges, candidates
-from agents.question import QuestionPart, part_queries
 from extraction.chunking import split_sentences
+from reader.answer_facts import carries, coverage, same_time, sentence_lemmas
+from reader.answer_types import Entity, Ner, bridges, candidates
+from reader.question import QuestionPart, part_queries
+from reader.settings import ReaderSettings
 from retrieval.embedder import Embedder
 
 
@@ -59,22 +60,6 @@ class Candidate:
     entities: tuple[Entity, ...] | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True)
-class Weights:
-    """In units of cosine similarity (MiniLM)."""
-
-    rank_penalty: float
-    relation: float
-    name: float
-    fact: float
-    typed: float
-    tense: float
-    # For the relation words of the clause that asks (``QuestionPart.focus_words``), on top
-    # of ``relation``: in "... a series that originally broadcast on what station", a
-    # sentence about broadcasting answers, one about the series' star only leads there.
-    focus: float = 0.0
-
-
 def sentence_candidates(
     passages: Sequence[Passage], min_words: int, ner: Ner | None
 ) -> list[Candidate]:
@@ -96,14 +81,18 @@ def scores(
     parts: Sequence[QuestionPart],
     cands: Sequence[Candidate],
     embedder: Embedder,
-    w: Weights,
+    w: ReaderSettings,
 ) -> np.ndarray:
-    """Score of every candidate for every part: parts x candidates."""
+    """Score of every candidate for every part: parts x candidates. The similarity plus
+    ``w``'s bonuses, in units of cosine similarity (MiniLM); the relation words of the clause
+    that asks (``QuestionPart.focus_words``) count on top of all relation words: in "... a
+    series that originally broadcast on what station", a sentence about broadcasting answers,
+    one about the series' star only leads there."""
     texts = [f"{c.passage.doc_title}. {c.sentence}" for c in cands]
     queries = [question] if len(parts) == 1 else part_queries(question)
     vectors = np.asarray(embedder.embed([*queries, *texts]))
     sims = vectors[len(queries) :] @ vectors[: len(queries)].T  # candidates x parts
-    own = [sentence_stems(c.sentence) for c in cands]
+    own = [sentence_lemmas(c.sentence) for c in cands]
     out = np.zeros((len(parts), len(cands)))
     for p_index, part in enumerate(parts):
         rarity = rarity_of(part.relation_words, own)
@@ -112,12 +101,12 @@ def scores(
             _, name = coverage(part, c.sentence, c.passage.doc_title)
             out[p_index, i] = (
                 float(sims[i, p_index])
-                + w.relation * weighted_share(rarity, own[i])
-                + w.focus * weighted_share(focus, own[i])
-                + w.name * name
-                + w.fact * float(carries(part.kind, c.sentence, question))
-                + w.typed * typed(part, c, question)
-                + w.tense * float(same_time(part, c.sentence))
+                + w.relation_weight * weighted_share(rarity, own[i])
+                + w.focus_weight * weighted_share(focus, own[i])
+                + w.name_weight * name
+                + w.fact_weight * float(carries(part.kind, c.sentence, question))
+                + w.type_weight * typed(part, c, question)
+                + w.tense_weight * float(same_time(part, c.sentence))
                 - w.rank_penalty * c.rank
             )
     return out
@@ -125,7 +114,7 @@ def scores(
 
 def typed(part: QuestionPart, c: Candidate, question: str) -> float:
     """1 when NER finds a candidate of the asked type. Not for numbers: the number rules
-    already see them, and a count can be a list of names ("cafés in A, B and C")."""
+    already see them, and a count can be a list of names ("depots in A, B and C")."""
     if part.kind == "NUMBER":
         return 0.0
     return float(bool(candidates(part.kind, c.entities or (), question)))

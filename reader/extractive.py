@@ -1,17 +1,17 @@
 """Offline answer: the evidence sentences that answer the question, each with its citation.
 
 Used when no LLM is configured (or the LLM failed); the answer says so plainly. The question
-is read for its parts and the kind of answer each asks for (``agents.question``): a number, a
+is read for its parts and the kind of answer each asks for (``reader.question``): a number, a
 date, a person, a place, a list. Each evidence sentence is scored per part by embedding
 similarity to the part, by how many of the part's relation words it uses ("directed",
 "recruit"), and by whether it states a fact of the asked kind that the question does not
-already hold (``agents.answer_facts``); better-ranked evidence wins near-ties. A sentence that
+already hold (``reader.answer_facts``); better-ranked evidence wins near-ties. A sentence that
 merely shares the question's entities gets none of the fact bonus.
 
 Every part gets its own best sentence, so "how many X and how many Y" quotes both; a part
 whose best sentence carries no fact of the asked kind is reported as not found, which the
 offline confidence reads. For a list, every item of the enumeration the best sentence belongs
-to is quoted ("Priority one ...", "Priority two ..."), taken from the whole document when a
+to is quoted ("Step one ...", "Step two ..."), taken from the whole document when a
 ``siblings`` lookup is given. Evidence reached through the graph (STRATEGIC) gets its own lines
 with the path that reached it.
 """
@@ -23,24 +23,24 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from agents.answer_facts import carries, coverage, item_head
-from agents.answer_types import Ner, short_answer
-from agents.answer_types import candidates as typed_candidates
-from agents.chain import second_hop
-from agents.choice import Choice, choose
-from agents.question import Kind, QuestionPart, analyse
-from agents.quote import graph_lines, with_subject
-from agents.sentence_rank import (
+from extraction.chunking import split_sentences
+from reader.answer_facts import carries, coverage, item_head
+from reader.answer_types import Ner, short_answer
+from reader.answer_types import candidates as typed_candidates
+from reader.chain import second_hop
+from reader.choice import Choice, choose
+from reader.question import Kind, QuestionPart, analyse
+from reader.quote import graph_lines, with_subject
+from reader.sentence_rank import (
     Candidate,
     Passage,
-    Weights,
     anchors,
     bridge_bonus,
     scores,
     sentence_candidates,
 )
-from agents.verdict import Verdict, verdict
-from extraction.chunking import split_sentences
+from reader.settings import ReaderSettings
+from reader.verdict import Verdict, verdict
 from retrieval.embedder import Embedder
 
 NO_LLM_NOTE = "No LLM is configured: this answer is extractive, quoted from the cited evidence."
@@ -83,52 +83,24 @@ class PartAnswer:
 
 
 @dataclass(frozen=True)
-class ExtractiveAnswer:
+class Reading:
+    """One reading of a question over its evidence, computed once and shared by the answerers
+    and the confidence step: each part's answer (``parts``: its kind, answering sentence,
+    short answer, support), the extractive answer written from them, and every evidence
+    sentence (``candidates``) with its ``ranking`` (best part score plus the bridge bonus)."""
+
     answer: str
     sentences: list[tuple[str, str]]  # (sentence, chunk id)
     citations: list[Citation] = field(default_factory=list)
     note: str = NO_LLM_NOTE
     parts: list[PartAnswer] = field(default_factory=list)
+    candidates: list[Candidate] = field(default_factory=list)
+    ranking: tuple[float, ...] = ()
 
-
-@dataclass(frozen=True)
-class ExtractiveOptions:
-    max_sentences: int = 5
-    # Sentences shorter than this are headings or fragments, not statements worth quoting.
-    min_words: int = 5
-    # Similarity given up per rank step of the evidence: a sentence from the 5th-ranked chunk
-    # must be 0.08 closer to the question than one from the top chunk to be chosen first.
-    rank_penalty: float = 0.02
-    # Score added for the share of the part's relation words a sentence uses, and for stating
-    # a fact of the asked kind; in units of cosine similarity (MiniLM).
-    relation_weight: float = 0.4
-    focus_weight: float = 0.2
-    fact_weight: float = 0.25
-    name_weight: float = 0.1
-    # For a candidate of the asked type by NER (a person for "who", a place for "where").
-    type_weight: float = 0.2
-    # Bonus when a question about the future meets a sentence about the future.
-    tense_weight: float = 0.1
-    # Bonus for sentences about what the anchor sentences name (the multi-hop bridge), and
-    # how many documents' best sentences are anchors.
-    bridge_weight: float = 0.3
-    anchor_documents: int = 2
-    # The best sentences that may name the bridge of a chain (``second_hop``).
-    hop_anchors: int = 3
-    # Items of one enumeration quoted at most, and other sentences quoted beside a list.
-    max_list_items: int = 10
-    list_context: int = 2
-
-    def weights(self) -> Weights:
-        return Weights(
-            self.rank_penalty,
-            self.relation_weight,
-            self.name_weight,
-            self.fact_weight,
-            self.type_weight,
-            self.tense_weight,
-            self.focus_weight,
-        )
+    def top(self, keep: int) -> list[Candidate]:
+        """The ``keep`` best-ranked sentences, best first (what the LLM reader is shown)."""
+        order = sorted(range(len(self.ranking)), key=lambda i: -self.ranking[i])
+        return [self.candidates[i] for i in order[: max(keep, 0)]]
 
 
 def extractive_answer(
@@ -137,34 +109,34 @@ def extractive_answer(
     embedder: Embedder,
     max_sentences: int = 5,
     *,
-    options: ExtractiveOptions | None = None,
+    options: ReaderSettings | None = None,
     graph_context: Sequence[tuple[Passage, list[str]]] = (),
     note: str = NO_LLM_NOTE,
     siblings: Siblings | None = None,
     ner: Ner | None = None,
     about: Collection[str] = (),
-) -> ExtractiveAnswer:
+) -> Reading:
     """``graph_context``: (passage, path) pairs reached through the graph; each gets its own
     line with its path, and they are kept out of the main sentences so the path is shown.
-    ``ner``: named entities per sentence (``agents.answer_types.spacy_ner``), for candidates
+    ``ner``: named entities per sentence (``reader.answer_types.spacy_ner``), for candidates
     of the asked type; without it only the capitalised-span rules apply. ``about``: ids of
     the passages that mention an entity the question names; when given, the sentences
     quoted beside a list come from them (passages reached through the graph have their own
     lines)."""
-    opts = options or ExtractiveOptions(max_sentences=max_sentences)
+    opts = options or ReaderSettings(max_sentences=max_sentences)
     parts = analyse(question)
     context_ids = {p.chunk_id for p, _ in graph_context}
     main = [h for h in evidence if h.chunk_id not in context_ids] or list(evidence)
     passages = main + [p for p, _ in graph_context if p not in main]
     cands = sentence_candidates(passages, opts.min_words, ner)
     if not cands:
-        return ExtractiveAnswer(
+        return Reading(
             "No evidence was found for this question.",
             [],
             note=note,
             parts=[PartAnswer(p.text, p.kind, False, None, None) for p in parts],
         )
-    ranked = scores(question, parts, cands, embedder, opts.weights())
+    ranked = scores(question, parts, cands, embedder, opts)
     overall = ranked.max(axis=0)
     main_ids = {h.chunk_id for h in main}
     in_main = [c.passage.chunk_id in main_ids for c in cands]
@@ -181,7 +153,7 @@ def extractive_answer(
     usable = in_main
     if list_lines and about:
         # Beside a list, context comes from passages about the question's subject: one
-        # trust's priorities are not explained by another trust's "Priority one is ...".
+        # firm's steps are not explained by another firm's "Step one is ...".
         usable = [m and c.passage.chunk_id in about for m, c in zip(in_main, cands, strict=True)]
     _fill(chosen, cands, fill, usable, room)
     listed = set(list_lines)
@@ -199,12 +171,18 @@ def extractive_answer(
         lines.append(" ".join(quoted))
     lines += graph_lines(graph_context, cands, overall, chosen)
     cited = list(dict.fromkeys(cid for _, cid in chosen))
-    return ExtractiveAnswer(
+    # The ranking the LLM reader is shown: anchored on the best sentences alone, not on the
+    # ones this answer chose.
+    anchor = anchors(cands, overall, [], opts.anchor_documents)
+    ranking = overall + bridge_bonus(cands, anchor, question, opts.bridge_weight)
+    return Reading(
         "\n\n".join(lines),
         chosen,
         [Citation(c, titles.get(c, "")) for c in cited],
         note=note,
         parts=picked.parts,
+        candidates=cands,
+        ranking=tuple(float(x) for x in ranking),
     )
 
 
@@ -226,7 +204,7 @@ def _answer_parts(
     scores: np.ndarray,
     in_main: list[bool],
     siblings: Siblings | None,
-    opts: ExtractiveOptions,
+    opts: ReaderSettings,
 ) -> _Picked:
     out = _Picked()
     chosen = out.chosen
@@ -245,7 +223,7 @@ def _answer_parts(
         if found and best.entities:
             phrase = short_answer(part.kind, best.sentence, best.entities, question)
         if part.kind == "LIST":
-            items = _enumeration(order[:3], candidates, siblings, opts)
+            items = _enumeration(order[: opts.list_heads], candidates, siblings, opts)
             if items:
                 best, found = items[0], True
                 out.list_items += items
@@ -279,8 +257,8 @@ def _decide(
     overall: np.ndarray,
     picked: _Picked,
 ) -> None:
-    """A yes/no verdict (``agents.verdict``) or the option a choice question picks
-    (``agents.choice``) when the evidence gives one: its sentences are quoted first and the
+    """A yes/no verdict (``reader.verdict``) or the option a choice question picks
+    (``reader.choice``) when the evidence gives one: its sentences are quoted first and the
     part counts as answered, by word overlap, so never HIGH (not ``top``)."""
     if picked.parts[0].kind == "YESNO":
         found: Verdict | Choice | None = verdict(question, cands, overall)
@@ -311,9 +289,9 @@ def _chain(
     overall: np.ndarray,
     in_main: list[bool],
     picked: _Picked,
-    opts: ExtractiveOptions,
+    opts: ReaderSettings,
 ) -> None:
-    """Quote the sentence that answers a chain's second hop (``agents.chain``), and lead
+    """Quote the sentence that answers a chain's second hop (``reader.chain``), and lead
     with the short answer read from it when there is one."""
     hop = second_hop(cands, overall, parts, question, opts.hop_anchors)
     if hop is None or not in_main[hop.index]:
@@ -374,7 +352,7 @@ def _enumeration(
     top: Sequence[int],
     candidates: list[Candidate],
     siblings: Siblings | None,
-    opts: ExtractiveOptions,
+    opts: ReaderSettings,
 ) -> list[Candidate]:
     """Every item of the first enumeration among the best sentences, in document order."""
     for i in top:

@@ -5,8 +5,8 @@ was runner-up in 1999 ...", "They are native to Asia.") loses its subject on the
 encyclopaedic passage that subject is nearly always what the passage is about, its title.
 The title is written after the pronoun, in parentheses, so the quote stays verbatim around it.
 Only a title that reads as a name is used ("Eddie Irvine", "Cotula mexicana", and a report
-in title case, "NHCP Digital Strategy 2026-2029", whose "It was approved by ..." is the report
-itself); a title in sentence case ("List of crisis cafés in the region") is a description, and
+in title case, "Harbour Board Transport Plan 2030", whose "It was approved by ..." is the report
+itself); a title in sentence case ("List of bus depots in the region") is a description, and
 its "it" is seldom the whole of it.
 
 Passages reached through the graph are quoted on lines of their own, with the path that
@@ -19,9 +19,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from agents.sentence_rank import Candidate, Passage
-from agents.text import TITLE_JOINERS, WORD
 from core.names import unqualified_name
+from reader.sentence_rank import Candidate, Passage
+from reader.text import TITLE_JOINERS, WORD
 
 _SUBJECT = frozenset({"he", "she", "it", "they"})
 _POSSESSIVE = frozenset({"his", "her", "its", "their"})

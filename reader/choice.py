@@ -1,7 +1,7 @@
 """Which named option a choice question picks: "Which band was formed first, A or B?".
 
 A choice question ends in two names joined by "or". Each option is looked up in its own
-sentences (its document's, or others naming it), as ``agents.verdict`` does for yes/no
+sentences (its document's, or others naming it), as ``reader.verdict`` does for yes/no
 questions, and the options are compared by what the question asks, read from English grammar:
 
 - an order in time ("first", "earlier", "oldest"; "later", "youngest", "most recent"): the
@@ -24,11 +24,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.answer_facts import sentence_stems
-from agents.question import STOPWORDS, stem, words
-from agents.sentence_rank import Candidate
-from agents.text import OPTION_SPAN, YEAR
-from agents.verdict import subject_key, subject_sentences
+from reader.answer_facts import sentence_lemmas
+from reader.question import STOPWORDS, words
+from reader.sentence_rank import Candidate
+from reader.text import OPTION_SPAN, YEAR, lemma
+from reader.verdict import subject_key, subject_sentences
 
 _EARLY = frozenset({"first", "earlier", "earliest", "older", "oldest", "before", "sooner"})
 _LATE = frozenset(
@@ -79,7 +79,7 @@ def choose(question: str, cands: Sequence[Candidate], ranking: np.ndarray) -> Ch
     subjects = [found.get(subject_key(n), []) for n in named]  # per option, in order
     if not all(subjects):
         return None
-    asked = [stem(w) for w in words(head)[1:] if w.lower() not in STOPWORDS]
+    asked = [lemma(w) for w in words(head)[1:] if w.lower() not in STOPWORDS]
     said = {w.lower() for w in words(head)}
     order = said & (_EARLY | _LATE)
     if order:
@@ -105,7 +105,9 @@ def _by_time(
             return None
         # The sentence stating the asked relation ("formed in 1997"); without one, the
         # opening of the option's own page (a biography's birth year).
-        using = [i for i in dated if relation and set(relation) & sentence_stems(cands[i].sentence)]
+        using = [
+            i for i in dated if relation and set(relation) & sentence_lemmas(cands[i].sentence)
+        ]
         top = (
             max(using, key=lambda i: ranking[i])
             if using
@@ -133,7 +135,7 @@ def _by_property(
     for own in subjects:
 
         def share(i: int) -> float:
-            toks = sentence_stems(f"{cands[i].passage.doc_title} {cands[i].sentence}")
+            toks = sentence_lemmas(f"{cands[i].passage.doc_title} {cands[i].sentence}")
             return sum(w in toks for w in asked) / len(asked)
 
         top = max(own, key=lambda i: (share(i), ranking[i]))

@@ -4,7 +4,7 @@ A sentence "carries" a NUMBER when it states a number the question did not, a DA
 names a year, month or century the question did not, a PERSON / PLACE / THING when it names
 something (a capitalised name) the question did not. A sentence that only repeats the
 question's own names carries nothing new: it shares the question's entities but does not
-answer it. Enumerations ("Priority one is ...", "First, ...", "2. ...") are recognised so a
+answer it. Enumerations ("Step one is ...", "First, ...", "2. ...") are recognised so a
 LIST answer can keep every item of the list it quotes.
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-from agents.question import STOPWORDS, Kind, QuestionPart, content_stems, forms, stem, words
-from agents.text import NAME_JOINER_WORDS, NAME_JOINERS, YEAR_OR_DECADE
+from reader.question import STOPWORDS, Kind, QuestionPart, content_lemmas, words
+from reader.text import NAME_JOINER_WORDS, NAME_JOINERS, YEAR_OR_DECADE, forms, lemma
 
 _NUMBER_WORDS = {
     "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
@@ -35,7 +35,7 @@ _DAY = re.compile(rf"\b\d{{1,2}}\s+(?:{_MONTH})\b|\b(?:{_MONTH})\s+\d{{1,2}}\b",
 _CENTURY = re.compile(
     r"\b(\d{1,2}(st|nd|rd|th)|[a-z]+(teenth|tieth|first|second|third))\s+century\b", re.I
 )
-# "Priority one is", "First,", "2.", "(b)", "- item": the head of an enumerated item.
+# "Step one is", "First,", "2.", "(b)", "- item": the head of an enumerated item.
 _ITEM_HEAD = re.compile(
     r"^(?:(?P<label>[A-Z][a-z]+)\s+(?P<word>one|two|three|four|five|six|seven|eight|nine|ten)\b"
     r"|(?P<ordinal>first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|finally|lastly)\b,?"
@@ -45,12 +45,12 @@ _ITEM_HEAD = re.compile(
 
 
 def _question_tokens(question: str) -> set[str]:
-    return {stem(w) for w in words(question)}
+    return {lemma(w) for w in words(question)}
 
 
 def numbers_in(sentence: str) -> list[str]:
     """Quantities the sentence states: numerals that are not years or days of a month, and
-    number words, also as the head of a compound ("a two-time Pro Bowl selection")."""
+    number words, also as the head of a compound ("a two-time regional finalist")."""
     days = [m.span() for m in _DAY.finditer(sentence)]
     found = [
         m.group(0)
@@ -94,8 +94,8 @@ def _new(items: list[str], asked: set[str]) -> list[str]:
     """Items with a word the question did not use."""
     out = []
     for item in items:
-        stems = set(content_stems(item)) - STOPWORDS
-        if stems and not stems <= asked:
+        lemmas = set(content_lemmas(item)) - STOPWORDS
+        if lemmas and not lemmas <= asked:
             out.append(item)
     return out
 
@@ -104,7 +104,7 @@ def carries(kind: Kind, sentence: str, question: str) -> bool:
     """The sentence states a fact of ``kind`` that the question does not already contain."""
     asked = _question_tokens(question)
     if kind == "NUMBER":
-        # "Priority two is ..." numbers an item, it states no quantity; "We will add cafés in
+        # "Step two is ..." numbers an item, it states no quantity; "We will add depots in
         # A, B and C" answers "how many" by its count.
         body = _ITEM_HEAD.sub("", sentence.strip(), count=1)
         return bool(_new(numbers_in(body), asked)) or _names_listed(body, asked)
@@ -128,17 +128,17 @@ def _names_listed(sentence: str, asked: set[str]) -> bool:
     if series is None:
         return False
     items = re.findall(r"[A-Z][\w'’-]*", series.group(0))
-    return sum(stem(w) not in asked for w in items) >= 3
+    return sum(lemma(w) not in asked for w in items) >= 3
 
 
 def item_head(sentence: str) -> str | None:
-    """The enumeration a sentence belongs to: "priority" for "Priority one is ...",
+    """The enumeration a sentence belongs to: "step" for "Step one is ...",
     "ordinal" for "First, ...", "mark" for "2. ..." / "- ..."; None when not an item."""
     m = _ITEM_HEAD.match(sentence.strip())
     if m is None:
         return None
     if m.group("label"):
-        return stem(m.group("label"))
+        return lemma(m.group("label"))
     if m.group("ordinal"):
         return "ordinal"
     return "mark"
@@ -153,9 +153,9 @@ def same_time(part: QuestionPart, sentence: str) -> bool:
     return bool(_FUTURE.search(part.text)) and bool(_FUTURE.search(sentence))
 
 
-def sentence_stems(sentence: str) -> set[str]:
-    """The sentence's word stems, a hyphenated word also by its parts: "a two-time Pro Bowl
-    selection" uses "time"."""
+def sentence_lemmas(sentence: str) -> set[str]:
+    """The sentence's words in all their ``forms``, a hyphenated word also by its parts: "a
+    two-time regional finalist" uses "time"."""
     found = words(sentence)
     parts = [p for x in found if "-" in x for p in x.split("-")]
     return {f for x in (*found, *parts) for f in forms(x)}
@@ -164,10 +164,10 @@ def sentence_stems(sentence: str) -> set[str]:
 def coverage(part: QuestionPart, sentence: str, title: str) -> tuple[float, float]:
     """(share of the part's relation words in the sentence, share of its name words in the
     sentence or its document's title)."""
-    own = sentence_stems(sentence)
+    own = sentence_lemmas(sentence)
     rel = part.relation_words
     rel_share = sum(w in own for w in rel) / len(rel) if rel else 0.0
-    named = own | {stem(w) for w in words(title)}
+    named = own | {lemma(w) for w in words(title)}
     names = part.name_words
     name_share = sum(w in named for w in names) / len(names) if names else 0.0
     return rel_share, name_share

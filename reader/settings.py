@@ -1,0 +1,64 @@
+"""The reader's settings: every weight and threshold of the offline reader, in one model."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class ReaderSettings(BaseModel):
+    """Every weight and threshold of the offline reader (``KG_AGENT__READER__*``): the sentence
+    scores (``reader.sentence_rank``), the extractive answer's shape (``reader.extractive``) and
+    the confidence it allows (``agents.confidence``). Each says the measurement that chose it;
+    "dev" is questions 1-50 of the shared HotpotQA and MuSiQue sets (bench/results/HISTORY.md).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    # Quoted sentences in an extractive answer: the supporting facts of a two-hop question
+    # and some context; not tuned (the answer's lead phrase is what EM/F1 score).
+    max_sentences: int = Field(default=5, ge=1, le=20)
+    # Shorter "sentences" are headings or fragments, not statements worth quoting.
+    min_words: int = Field(default=5, ge=1)
+    # Similarity given up per rank step of the evidence: a sentence from the 5th-ranked chunk
+    # must be 0.08 closer to the question than one from the top chunk to be chosen first.
+    # Set with the first offline ranking (f6195b3, dev recall HotpotQA 0.62 -> 0.68).
+    rank_penalty: float = Field(default=0.02, ge=0.0, le=1.0)
+    # Sentence-score bonuses, in units of cosine similarity (MiniLM), for: the (rarity
+    # weighted) share of the part's relation words the sentence uses; stating a fact of the
+    # asked kind; the share of the part's names in the sentence or its title. Chosen on dev
+    # with the kinds of question (d4685c9) and the typed candidates (f6195b3: HotpotQA dev
+    # 0.62 -> 0.68, MuSiQue dev 0.34 -> 0.48).
+    relation_weight: float = Field(default=0.4, ge=0.0)
+    fact_weight: float = Field(default=0.25, ge=0.0)
+    name_weight: float = Field(default=0.1, ge=0.0)
+    # On top of ``relation_weight`` for the relation words of the clause that asks (8949c60:
+    # HotpotQA dev 0.68 -> 0.80 with the kind read from the sentence that asks).
+    focus_weight: float = Field(default=0.2, ge=0.0)
+    # For a candidate of the asked type by NER (a person for "who", a place for "where")
+    # (f6195b3, as above).
+    type_weight: float = Field(default=0.2, ge=0.0)
+    # When a question about the future meets a sentence about the future (d4685c9; no dev
+    # question asks about the future: it changes no shared-set answer).
+    tense_weight: float = Field(default=0.1, ge=0.0)
+    # For sentences about what the anchor sentences name (the multi-hop bridge), with the
+    # best sentences of ``anchor_documents`` documents as anchors (f6195b3; a bridge weight of
+    # 0.4 and anchors of four or six sentences moved HotpotQA and MuSiQue by one question
+    # either way, c2c2960).
+    bridge_weight: float = Field(default=0.3, ge=0.0)
+    anchor_documents: int = Field(default=2, ge=1)
+    # The best sentences that may name the bridge of a chain (``reader.chain``; c2c2960:
+    # HotpotQA recall 0.75 -> 0.77, lead EM 0.26 -> 0.32).
+    hop_anchors: int = Field(default=3, ge=1)
+    # A list answer: items of one enumeration quoted at most, other sentences quoted beside
+    # it, and how many of the part's best sentences may open the enumeration. Not tuned: no
+    # shared-set question asks for a list of more than a few items.
+    max_list_items: int = Field(default=10, ge=1)
+    list_context: int = Field(default=2, ge=0)
+    list_heads: int = Field(default=3, ge=1)
+    # Share of the question's relation words the answering sentence must use for HIGH. Set on
+    # dev: at 0.5, answering sentences using exactly half of the words were right 2 times in 4.
+    high_support: float = Field(default=0.6, ge=0.0, le=1.0)
+    # The LLM reader: sentences shown when the model names none that exist and its answer is
+    # taken from the shown sentences holding it, best first; not tuned (the reply asks for
+    # "at most three sentence numbers", agents/prompts/reader.v1.md).
+    fallback_support: int = Field(default=3, ge=1)
