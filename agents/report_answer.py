@@ -24,18 +24,16 @@ import re
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from agents.answer_types import spacy_ner
-from agents.answerer import Answering, ExtractiveAnswerer, extractive_options
+from agents.answerer import Answering, ExtractiveAnswerer
 from agents.calls import BudgetExceeded, LLMCaller
 from agents.closing import not_found
-from agents.extractive import PartAnswer
-from agents.focus import top_sentences
 from agents.models import AgenticResult, Finding
 from agents.prompt_files import load
 from agents.reader import echoes, holds, numbered
-from agents.sentence_rank import Candidate
 from agents.verifier import verify
 from core.errors import LlmError
+from reader.extractive import PartAnswer
+from reader.sentence_rank import Candidate
 
 # What a model writes when the sentences do not answer.
 _NONE = {"", "unknown", "none", "not stated", "not known", "n/a", "no answer"}
@@ -76,15 +74,7 @@ class ReportAnswerer:
         self, a: Answering, caller: LLMCaller, result: AgenticResult, unanswered: bool
     ) -> None:
         run, cfg = a.run, a.run.cfg
-        ner = spacy_ner(cfg.answer_spacy_model)
-        cands = top_sentences(
-            run.question,
-            a.evidence,
-            run.container.embedder,
-            cfg.reader_sentences,
-            ner,
-            extractive_options(cfg),
-        )
+        cands = a.reading.top(cfg.reader_sentences)
         if not cands:
             return
         prompt = load("report")

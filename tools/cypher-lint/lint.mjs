@@ -70,6 +70,8 @@ const FUNCTIONS = [
     'STRING', false, 'Every match of a regular expression replaced.'],
   ['apoc.map.fromPairs', [['pairs', 'LIST<LIST<ANY>>']], 'MAP', false,
     'A map from a list of [key, value] pairs.'],
+  ['apoc.text.join', [['texts', 'LIST<STRING>'], ['delimiter', 'STRING']], 'STRING', false,
+    'The strings joined by a delimiter.'],
 ];
 
 function argText([name, type, dflt]) {
@@ -135,7 +137,8 @@ export function buildSchema(request) {
   return {
     defaultLanguage: version,
     labels: ['Document', 'Chunk', 'Entity', 'Alias', 'Meta', 'NumericFact'],
-    relationshipTypes: ['HAS_CHUNK', 'NEXT', 'MENTIONS', 'ALIAS_OF', 'RELATED', 'SAME_AS', 'ABOUT'],
+    relationshipTypes: ['HAS_CHUNK', 'NEXT', 'MENTIONS', 'ALIAS_OF', 'RELATED', 'SAME_AS', 'ABOUT',
+      'TITLE_SUBJECT'],
     functions: { [version]: registry(functions) },
     procedures: { [version]: registry(procedures) },
   };

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from agents.models import EvidenceItem
 from agents.report_answer import _grounded, _refused
-from agents.sentence_rank import Candidate
+from reader.sentence_rank import Candidate
 
 
 def _cand(sentence: str, n: int) -> Candidate:
