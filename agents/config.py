@@ -162,14 +162,17 @@ class AgentSettings(BaseModel):
     # prompt by 30% (2,150 -> 1,510 tokens) but its answer recall on 20+20 benchmark
     # questions went 0.65 -> 0.50 (HotpotQA) and 0.30 -> 0.35 (MuSiQue): off by default.
     synthesis_sentences: int = Field(default=0, ge=0, le=200)
-    # Which answerer reads the evidence when an LLM is configured: "synthesis" (the cited
-    # answer with findings, confidence and tools, ``agents.synthesis_answer``) or "reader" (the
-    # question and the ranking's best sentences, numbered; the model names the short answer
-    # and the sentences that support it, ``agents.reader``). On the first 6 questions of each
-    # unseen set the 1.5B reader's lead F1 was 0.548 against the offline 0.261 (18 questions),
-    # but its seconds were not measured on a quiet server and report-style questions not at
-    # all, so synthesis stays the default (bench/results/HISTORY.md, "The LLM reader").
-    llm_answerer: Literal["synthesis", "reader", "report"] = "synthesis"
+    # Which answerer reads the evidence when an LLM is configured: "synthesis" (the model
+    # writes the cited answer with findings, confidence and tools, ``agents.synthesis_answer``),
+    # "reader" (the question and the Reading's best sentences, numbered; the model names the
+    # short answer and the sentences that support it, ``agents.reader``) or "report" (the
+    # offline report, led by the reader's kind of short answer where the cited sentences hold
+    # it, the model's next questions as recommendations, ``agents.report_answer``). "report"
+    # is the default: on 16 analyst questions with the local 1.5B it kept the offline key
+    # points (0.795), gold cited (0.923) and no confident unanswerable answer at 28.5 s a
+    # question, where synthesis scored key points 0.00 on 3 questions at about 500 s each
+    # (bench/results/analyst-llm-report.json; docs/benchmarks.md).
+    llm_answerer: Literal["synthesis", "reader", "report"] = "report"
     # Sentences the reader numbers for the model, best first. Not tuned: ten made prompts of
     # 500-700 tokens on three HotpotQA dev questions (38-102 s a question with the shared 1.5B
     # server and a loaded machine); eight keeps it near 450.

@@ -38,6 +38,7 @@ def test_agent_loop_answers_with_checked_citations(
         max_subtasks=2,
         refinement_passes=0,
         examples_shown=0,
+        llm_answerer="synthesis",  # the planner and synthesis with the real model
     )
     result = answer(demo_container, QUESTION, llm=client, max_iterations=1, settings=cfg)
     events = read(Path(result.audit_log))

@@ -63,4 +63,5 @@ class Script:
 
 @pytest.fixture()
 def agent_settings(tmp_path: Path) -> AgentSettings:
-    return AgentSettings(audit_dir=tmp_path / "audit")
+    """The loop with the synthesis answerer, the step the fake servers' scripts answer."""
+    return AgentSettings(audit_dir=tmp_path / "audit", llm_answerer="synthesis")

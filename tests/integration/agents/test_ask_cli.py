@@ -119,6 +119,7 @@ def test_ask_uses_the_configured_llm(data: Path) -> None:
             "KG_LLM__BASE_URL": server.base_url,
             "KG_LLM__MODEL": "fake-model",
             "KG_LLM__API_KEY": "sk-cli-secret",
+            "KG_AGENT__LLM_ANSWERER": "synthesis",  # the script answers the synthesis step
         }
         r = kg(data, "ask", QUESTION, "--json", env=env)
     assert r.returncode == 0, r.stderr

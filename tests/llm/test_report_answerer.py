@@ -1,0 +1,55 @@
+"""The report answerer (the default LLM answerer) with the real local model, over the reader
+test's invented corpus: the offline report is written first and the model's one call can only
+add to it (a cited lead, next questions). Asserts structure and citations, never wording."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agents.audit import read
+from agents.config import AgentSettings
+from agents.orchestrator import answer
+from kg.container import build
+from kg.settings import Settings
+from llm.openai_compat import OpenAICompatClient
+from retrieval.embedder import SentenceTransformerEmbedder
+from tests.llm.test_reader import DIRECTOR, FILM
+
+QUESTION = "In which city was the director of The Quiet Harbour born?"
+
+
+def test_the_report_answerer_keeps_the_offline_report_and_only_adds(
+    client: OpenAICompatClient, embedder: SentenceTransformerEmbedder, tmp_path: Path
+) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "film.md").write_text(FILM, encoding="utf-8")
+    (corpus / "director.md").write_text(DIRECTOR, encoding="utf-8")
+    settings = Settings(data_dir=tmp_path / "kg")
+    extraction = settings.extraction.model_copy(update={"llm_enabled": False})
+    container = build(settings.model_copy(update={"extraction": extraction}))
+    container.embedder = embedder
+    container.store.open()
+    container.store.init_schema()
+    container.ingestor().ingest_paths([corpus])
+    cfg = AgentSettings(audit_dir=tmp_path / "audit", max_iterations=1)
+    assert cfg.llm_answerer == "report"  # the default
+    try:
+        offline = answer(container, QUESTION, settings=cfg)
+        result = answer(container, QUESTION, llm=client, settings=cfg)
+    finally:
+        container.store.close()
+
+    asked = [e["step"] for e in read(Path(result.audit_log)) if e["event"] == "llm_request"]
+    assert asked == ["report"], "one short call: no planner, no synthesis"
+    assert result.mode in ("llm", "llm-failed")
+    # Whatever the model wrote, the offline answer and its citations are all still there.
+    assert offline.answer in result.answer
+    assert {c.chunk_id for c in offline.citations} <= {c.chunk_id for c in result.citations}
+    assert {f.text for f in offline.findings} <= {f.text for f in result.findings}
+    assert {c.chunk_id for c in result.citations} <= set(result.used_chunk_ids)
+    if result.answer != offline.answer:  # a lead was kept: cited, checked
+        lead = result.answer.split("\n\n")[0]
+        assert "[" in lead and result.verifier is not None and result.verifier.passed
+    assert all(q.endswith("?") for q in result.recommendations)
+    assert result.tokens.get("report", 0) > 0 or result.mode == "llm-failed"
