@@ -9,7 +9,7 @@ from pathlib import Path
 from agents.audit import read
 from agents.config import AgentSettings
 from agents.orchestrator import answer
-from kg.container import build
+from kg.container import Container, build
 from kg.settings import Settings
 from llm.openai_compat import OpenAICompatClient
 from retrieval.embedder import SentenceTransformerEmbedder
@@ -26,14 +26,13 @@ studied at the film school in Lodz. Her later films were shot in Warsaw.
 """
 
 
-def test_the_reader_answers_with_cited_sentences_of_the_evidence(
-    client: OpenAICompatClient, embedder: SentenceTransformerEmbedder, tmp_path: Path
-) -> None:
+def film_graph(tmp_path: Path, embedder: SentenceTransformerEmbedder) -> Container:
+    """The two invented documents ingested into an open store. The graph is built by the rules:
+    the model's one call in these tests is the answerer's."""
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     (corpus / "film.md").write_text(FILM, encoding="utf-8")
     (corpus / "director.md").write_text(DIRECTOR, encoding="utf-8")
-    # The graph is built by the rules: the model's one call here is the reader's.
     settings = Settings(data_dir=tmp_path / "kg")
     extraction = settings.extraction.model_copy(update={"llm_enabled": False})
     container = build(settings.model_copy(update={"extraction": extraction}))
@@ -41,6 +40,13 @@ def test_the_reader_answers_with_cited_sentences_of_the_evidence(
     container.store.open()
     container.store.init_schema()
     container.ingestor().ingest_paths([corpus])
+    return container
+
+
+def test_the_reader_answers_with_cited_sentences_of_the_evidence(
+    client: OpenAICompatClient, embedder: SentenceTransformerEmbedder, tmp_path: Path
+) -> None:
+    container = film_graph(tmp_path, embedder)
     cfg = AgentSettings(audit_dir=tmp_path / "audit", llm_answerer="reader", max_iterations=1)
 
     result = answer(

@@ -9,11 +9,9 @@ from pathlib import Path
 from agents.audit import read
 from agents.config import AgentSettings
 from agents.orchestrator import answer
-from kg.container import build
-from kg.settings import Settings
 from llm.openai_compat import OpenAICompatClient
 from retrieval.embedder import SentenceTransformerEmbedder
-from tests.llm.test_reader import DIRECTOR, FILM
+from tests.llm.test_reader import film_graph
 
 QUESTION = "In which city was the director of The Quiet Harbour born?"
 
@@ -21,17 +19,7 @@ QUESTION = "In which city was the director of The Quiet Harbour born?"
 def test_the_report_answerer_keeps_the_offline_report_and_only_adds(
     client: OpenAICompatClient, embedder: SentenceTransformerEmbedder, tmp_path: Path
 ) -> None:
-    corpus = tmp_path / "corpus"
-    corpus.mkdir()
-    (corpus / "film.md").write_text(FILM, encoding="utf-8")
-    (corpus / "director.md").write_text(DIRECTOR, encoding="utf-8")
-    settings = Settings(data_dir=tmp_path / "kg")
-    extraction = settings.extraction.model_copy(update={"llm_enabled": False})
-    container = build(settings.model_copy(update={"extraction": extraction}))
-    container.embedder = embedder
-    container.store.open()
-    container.store.init_schema()
-    container.ingestor().ingest_paths([corpus])
+    container = film_graph(tmp_path, embedder)
     cfg = AgentSettings(audit_dir=tmp_path / "audit", max_iterations=1)
     assert cfg.llm_answerer == "report"  # the default
     try:
