@@ -79,9 +79,8 @@ class InMemoryReadModel:
         """BM25 over this version's chunk texts as the store's full-text hits (title, text):
         what hybrid search reads while a write rebuilds the store's full-text index."""
         index = self.index()
-        if index.bm25 is None or not index.chunk_texts:
+        if not index.chunk_texts:
             return []
-        allowed = np.ones(len(index.chunk_ids), dtype=bool)
         return [
             ChunkHit(
                 index.chunk_ids[i],
@@ -91,7 +90,7 @@ class InMemoryReadModel:
                 s,
                 index.chunk_index[i],
             )
-            for i, s in index.bm25.top(question, k, *self._bm25, allowed)
+            for i, s in self._bm25_top(index, question, k)
         ]
 
     def lexical_chunks(self, question: str, k: int) -> list[ScoredChunk]:
@@ -102,11 +101,14 @@ class InMemoryReadModel:
             except FulltextUnavailable:  # a write rebuilds it, and this index has no texts
                 return []
             return [ScoredChunk(h.chunk_id, h.doc_id, h.score) for h in hits]
-        allowed = np.ones(len(index.chunk_ids), dtype=bool)
         return [
             ScoredChunk(index.chunk_ids[i], index.chunk_docs[i], s)
-            for i, s in index.bm25.top(question, k, *self._bm25, allowed)
+            for i, s in self._bm25_top(index, question, k)
         ]
+
+    def _bm25_top(self, index: GraphIndex, question: str, k: int) -> list[tuple[int, float]]:
+        """The ``k`` best chunk positions of ``index`` by BM25, none when it has no BM25."""
+        return [] if index.bm25 is None else index.bm25.top(question, k, *self._bm25)
 
     # --- entity linking inputs ------------------------------------------------------
     def alias_matches(self, question: str) -> list[AliasMatch]:
