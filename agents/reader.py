@@ -16,6 +16,8 @@ to the extractive answer.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents.answerer import Answering, LlmAnswerer
@@ -29,7 +31,7 @@ from reader.extractive import PartAnswer
 from reader.sentence_rank import Candidate
 
 # What a model writes when the sentences do not answer: no answer to build on.
-_NONE = {"", "unknown", "none", "not stated", "not known", "n/a", "no answer"}
+NO_ANSWER = {"", "unknown", "none", "not stated", "not known", "n/a", "no answer"}
 
 
 class ReaderReply(BaseModel):
@@ -70,7 +72,14 @@ def echoes(question: str, answer: str) -> bool:
     return " or " not in f" {_squash(question)} "
 
 
-def supporting(reply: ReaderReply, cands: list[Candidate], most: int = 3) -> list[Candidate]:
+class Reply(Protocol):
+    """What ``supporting`` reads of a model's reply (the reader's and the report answerer's)."""
+
+    answer: str
+    sentences: list[int]
+
+
+def supporting(reply: Reply, cands: list[Candidate], most: int = 3) -> list[Candidate]:
     """The sentences the model named (numbers out of range dropped, each once); when it named
     none that exist, the first ``most`` shown sentences that hold its answer, best first
     (``ReaderSettings.fallback_support``)."""
@@ -112,7 +121,7 @@ class ReaderAnswerer(LlmAnswerer):
             "reader", prompt.ref, messages, ReaderReply, max_tokens=cfg.reader_max_tokens
         )
         short = " ".join(reply.answer.split()).strip(" .")
-        if short.lower() in _NONE:
+        if short.lower() in NO_ANSWER:
             raise LlmBadReply("the model found no answer in the sentences")
         if echoes(run.question, short):
             raise LlmBadReply("the model's answer only repeats words of the question")

@@ -29,14 +29,11 @@ from agents.calls import BudgetExceeded, LLMCaller
 from agents.closing import not_found
 from agents.models import AgenticResult, Finding
 from agents.prompt_files import load
-from agents.reader import echoes, holds, numbered
+from agents.reader import NO_ANSWER, echoes, holds, numbered, supporting
 from agents.verifier import verify
 from core.errors import LlmError
 from reader.extractive import PartAnswer
 from reader.sentence_rank import Candidate
-
-# What a model writes when the sentences do not answer.
-_NONE = {"", "unknown", "none", "not stated", "not known", "n/a", "no answer"}
 
 
 class ReportReply(BaseModel):
@@ -91,7 +88,7 @@ class ReportAnswerer:
         ]
         short = " ".join(reply.answer.split()).strip(" .")
         why = _refused(short, run.question, "LOW" if unanswered else result.confidence)
-        support = _supporting(reply, short, cands) if not why else []
+        support = supporting(reply, cands, cfg.reader.fallback_support) if not why else []
         if not why and not _grounded(short, support) and _grounded(short, cands):
             # A list's items may stand in more sentences than the model named.
             items = _ITEMS.split(short)
@@ -136,20 +133,13 @@ class ReportAnswerer:
 
 def _refused(short: str, question: str, confidence: str) -> str:
     """Why the model's short answer cannot lead the report ('' when it can)."""
-    if short.lower() in _NONE:
+    if short.lower() in NO_ANSWER:
         return "the model found no answer in the sentences"
     if echoes(question, short):
         return "it only repeats words of the question"
     if confidence == "LOW":
         return "the offline report found no answer the evidence supports"
     return ""
-
-
-def _supporting(reply: ReportReply, short: str, cands: list[Candidate]) -> list[Candidate]:
-    """The sentences the model named (out of range dropped, each once); when it named none
-    that exist, the shown sentences that hold its answer, best first."""
-    named = [cands[n - 1] for n in dict.fromkeys(reply.sentences) if 1 <= n <= len(cands)]
-    return named or [c for c in cands if holds(c.sentence, short)][:3]
 
 
 _ITEMS = re.compile(r"\s*(?:,|;|\band\b)\s*")
