@@ -5,8 +5,8 @@ graph's own alias vocabulary, then entity-embedding kNN, through the read model.
 keeps the alias links when there are any, else the closest entity by name embedding if it is
 similar enough. Neighbours are ranked by authority reached through the graph (entity PageRank
 percentile x path strength) along the read model's relation paths. Offline complexity counts
-the distinct things the question names: matches whose spans overlap in the question ("NMHT"
-inside "NMHT priorities") are one thing.
+the distinct things the question names: matches whose spans overlap in the question ("AWT"
+inside "AWT priorities") are one thing.
 """
 
 from __future__ import annotations

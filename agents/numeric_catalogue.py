@@ -2,7 +2,7 @@
 
 No limit is ever written in code. A limit is a ``NumericFact`` of kind "max" or "min" (see
 ``extraction/numeric_facts.py``); it is found by the words of its measure ("total debt"), its
-entity and its document's title ("Fresh Start Order"), compared in the stored measure form
+entity and its document's title ("Small Debts Relief"), compared in the stored measure form
 (``measure_words``). An amount is matched to a limit when it measures the same thing (every
 word of the limit's measure, same unit) and is about the other subject the question names: in
 "Is Ann Example under the Sample Scheme limits?", the limits are the scheme's and the amounts

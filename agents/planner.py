@@ -59,7 +59,7 @@ def offline_plan(ctx: QueryContext, settings: AgentSettings) -> SubTaskPlan:
             )
         )
     for e in ctx.linked:
-        # An entity named by an alias ("NMHT") gets a query with its full name; one the question
+        # An entity named by an alias ("AWT") gets a query with its full name; one the question
         # already spells out adds nothing the question's own retrieval lacks.
         if f" {normalize_name(e.name)} " in asked:
             continue

@@ -97,8 +97,8 @@ class ExtractionSettings(BaseModel):
     # The prompt file extraction/prompts/<prompt_version>.md; part of the cache key and version.
     prompt_version: str = "extract.v1"
     # Which entity types a relation type may start from / end at (a type not listed admits
-    # any). A relation against these is dropped: small models write "NHCP PART_OF NMHT" for
-    # "NMHT is part of NHCP" and "NMHT WORKS_FOR Northdale Minds".
+    # any). A relation against these is dropped: small models write "RCP PART_OF AWT" for
+    # "AWT is part of RCP" and "AWT WORKS_FOR Acme Widgets".
     relation_sources: dict[str, list[str]] = Field(
         default_factory=lambda: {k: list(v) for k, v in DEFAULT_RELATION_SOURCES.items()}
     )

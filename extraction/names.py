@@ -111,7 +111,7 @@ def _continues(doc: Any, first: int, j: int, end: int) -> bool:
             nxt is not None and is_cap(nxt) and not is_temporal(doc, j + 1)
         )
     if j - first == 1 and is_acronym(doc[first].text):
-        return False  # an acronym stands alone: "NCCT and NMHT", "Chair of NMHT"
+        return False  # an acronym stands alone: "BCC and AWT", "Chair of AWT"
     if lower in _JOINERS:
         return nxt is not None and (is_cap(nxt) or bool(nxt.like_num and doc[j - 1].like_num))
     if lower in NAME_CONJUNCTIONS:

@@ -78,8 +78,8 @@ def judge(a: Named, b: Named, cosine: float, cfg: ResolutionSettings) -> Decisio
 
 def _spelled_alike(a: str, b: str) -> bool:
     """Same words but for spelling: every word one name has and the other lacks has a close
-    counterpart ("hospital"/"hospitals", "centre"/"center"), so "NMHT Priorities" is not
-    "RUHT Priorities" however similar the whole strings are."""
+    counterpart ("hospital"/"hospitals", "centre"/"center"), so "AWT Priorities" is not
+    "BWT Priorities" however similar the whole strings are."""
     only_a = sorted((Counter(a.split()) - Counter(b.split())).elements())
     only_b = sorted((Counter(b.split()) - Counter(a.split())).elements())
     if len(only_a) != len(only_b):

@@ -82,7 +82,7 @@ ALIAS_CUES: dict[str, tuple[str, bool]] = {
     "formerly": ("formerly", False),
     "renamed": ("renamed", True),
 }
-_CUE_SLACK = 3  # words allowed before a cue ("NMHT was formerly known as", "is also called")
+_CUE_SLACK = 3  # words allowed before a cue ("AWT was formerly known as", "is also called")
 _MAX_NOUN_PHRASE = 5
 
 CO_OCCURRENCE_WEIGHT = 0.2  # low on purpose: a shared sentence is weak evidence of a relation
@@ -257,10 +257,10 @@ def _words(doc: Any, start: int, stop: int) -> tuple[list[str], int]:
 
 
 def _author(title_key: str, names: set[str]) -> str:
-    """The name a title begins with, when the text states it too ("NMHT Priorities for the
-    Next 12 Months" -> "nmht"): reports are titled by the body that wrote them, and their
-    "we" is that body, so a passage that says only "we will recruit 24 therapists" is still
-    about NMHT. The longest such name; none when the title is a name itself."""
+    """The name a title begins with, when the text states it too ("AWT Plans for the
+    Coming Year" -> "awt"): reports are titled by the body that wrote them, and their "we"
+    is that body, so a passage that says only "we will open two depots" is still about
+    AWT. The longest such name; none when the title is a name itself."""
     return max((k for k in names if title_key.startswith(k + " ")), key=len, default="")
 
 

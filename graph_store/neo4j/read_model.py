@@ -85,7 +85,7 @@ class Neo4jReadModel:
     def alias_matches(self, question: str) -> list[AliasMatch]:
         """Every token n-gram of the question looked up by its normalised alias key in one
         query, kept where its words are the alias's own (case aside), as the in-memory model's
-        PhraseMatcher does ("NMHT's priorities" is not the title "NMHT Priorities"); the
+        PhraseMatcher does ("AWT's priorities" is not the title "AWT Priorities"); the
         longest spans win and overlapping shorter ones are dropped."""
         doc = _tokenizer().make_doc(question)
         spans: dict[str, list[tuple[int, int, str]]] = {}
