@@ -3,7 +3,9 @@ the documents do not answer the question, the next questions, and the report.
 
 A question is unanswered when the evidence holds none of the asked-for facts (every part of the
 question not found by the reader), when it never mentions a name the question uses (the
-evidence is about something else: "the chief executive of X" answered from Y's papers), or
+evidence is about something else: "the chief executive of X" answered from Y's papers), when
+the passages the offline answer was read from never mention the thing the question names
+(``off_subject``: X is in the evidence, but the chief executive found is Y's), or
 when a figure is asked for and the evidence never mentions what it measures ("the limit on
 mooring fees" answered from papers that state other limits and never say "mooring"). Then
 the answer says so first ("The documents do not answer this question ..."), the quotes after
@@ -23,8 +25,9 @@ from agents.models import AgenticResult, EvidenceBundle, Gap
 from agents.planner import entity_query
 from agents.report import build, level_at_most
 from reader.answer_facts import sentence_lemmas as sentence_stems
+from reader.answer_types import TYPED_KINDS
 from reader.extractive import PartAnswer
-from reader.question import analyse, words
+from reader.question import analyse, names_through_another, words
 from reader.text import lemma as stem
 from reader.text import verb_lemma as base
 
@@ -43,6 +46,19 @@ def close(
     result.gaps = gaps_of(result.question, g, evidence, parts, cfg)
     result.rounds = list(g.rounds)
     unanswered, unnamed = not_found(result, evidence, parts, llm)
+    elsewhere = [] if llm or unanswered else off_subject(result.question, g, evidence, parts)
+    if elsewhere:
+        unanswered = True
+        result.gaps.insert(
+            0,
+            Gap(
+                category="missing_fact",
+                severity="high",
+                description="the answering passages never mention "
+                + ", ".join(f'"{n}"' for n in elsewhere),
+                query=" ".join([*elsewhere, result.question]),
+            ),
+        )
     if unnamed:
         result.gaps.insert(
             0,
@@ -54,7 +70,7 @@ def close(
             ),
         )
     if unanswered:
-        _say_not_found(result, unnamed, parts)
+        _say_not_found(result, unnamed, parts, elsewhere)
     else:
         _say_what_is_missing(result)
     if not result.recommendations:
@@ -115,6 +131,38 @@ def absent_names(question: str, evidence: EvidenceBundle) -> list[str]:
     return [w for w in dict.fromkeys(words(question)) if stem(w) in missing]
 
 
+def off_subject(
+    question: str, g: Gathered, evidence: EvidenceBundle, parts: list[PartAnswer]
+) -> list[str]:
+    """The things a one-part question names that no passage its answer was read from
+    mentions (by the graph's mentions, or as the passage's document subject): "Who is the
+    chief executive of Kelton Zoo?" answered "Ann Marr" from the Fen Trust's page, which
+    never mentions the zoo, answers another question. Only names written as names (a
+    capital or an acronym: "chief executive" linked as a role is not the subject), and not
+    when the question reaches its subject through another ("the director of the film that
+    ..."), where the answering passage is rightly about the bridge."""
+    if len(parts) != 1 or names_through_another(question):
+        return []
+    part = parts[0]
+    read = part.read_from or ((part.chunk_id,) if part.chunk_id else ())
+    if not part.found or part.kind not in TYPED_KINDS or not read:
+        return []
+    subjects = [e for e in g.ctx.linked if e.method == "alias" and _written_as_name(e.matched)]
+    if not subjects:
+        return []
+    g.reach.load(read)
+    known = evidence.by_id()
+    said = {known[c].subject.lower() for c in read if c in known}
+    for e in subjects:
+        if e.name.lower() in said or any(e.entity_id in g.reach.mentions(c) for c in read):
+            return []
+    return [e.matched for e in subjects]
+
+
+def _written_as_name(span: str) -> bool:
+    return any(w[:1].isupper() or w.isupper() for w in span.split())
+
+
 def absent_measures(
     question: str, evidence: EvidenceBundle, worked: Sequence[str] = ()
 ) -> list[str]:
@@ -162,7 +210,9 @@ def _near(word: str, held: set[str]) -> bool:
     return bool(difflib.get_close_matches(word, held, n=1, cutoff=_NEAR_RATIO))
 
 
-def _say_not_found(result: AgenticResult, unnamed: list[str], parts: list[PartAnswer]) -> None:
+def _say_not_found(
+    result: AgenticResult, unnamed: list[str], parts: list[PartAnswer], elsewhere: list[str]
+) -> None:
     # The statement names what is missing but does not repeat the question: a repeated
     # option ("A or B?") would read as an answer to anyone scoring the text.
     kinds = sorted({_KIND_WORD.get(p.kind, "answer") for p in parts if not p.found})
@@ -170,6 +220,9 @@ def _say_not_found(result: AgenticResult, unnamed: list[str], parts: list[PartAn
     said += f": no evidence states the asked-for {' or '.join(kinds)}." if kinds else "."
     if unnamed:
         said += " No evidence mentions " + ", ".join(f'"{n}"' for n in unnamed) + "."
+    if elsewhere:
+        names = ", ".join(f'"{n}"' for n in elsewhere)
+        said += f" The best-matching passages are about something else: none mentions {names}."
     said += " The closest evidence found is quoted below; it does not answer the question."
     result.answer = f"{said}\n\n{result.answer}".strip()
     result.confidence = level_at_most(result.confidence, "LOW")

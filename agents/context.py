@@ -51,7 +51,9 @@ def link_entities(
     named = named[: settings.max_linked_entities]
     if named:
         linked = [
-            LinkedEntity(entity_id=x.entity_id, name=x.name, score=x.score, method="alias")
+            LinkedEntity(
+                entity_id=x.entity_id, name=x.name, score=x.score, method="alias", matched=x.matched
+            )
             for x in named
         ]
         return Links(linked, _span_groups([x.span for x in named if x.span]))

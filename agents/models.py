@@ -22,6 +22,7 @@ class LinkedEntity(BaseModel):
     name: str
     score: float
     method: Literal["alias", "embedding", "retrieval"]
+    matched: str = ""  # the question's words an alias link matched ("" for other links)
 
 
 class Neighbour(BaseModel):
