@@ -12,12 +12,15 @@ contains), gold documents (titles; citing any one of them counts), expected numb
 - for a question the corpus cannot answer: answered as not found (the answer says so, or its
   confidence is LOW), and a *confident claim* when neither holds.
 
-The store is the demo folder ingested by the rules alone into ``<work dir>/analyst-demo``
-(re-ingesting an unchanged folder writes nothing, so a second run reuses it).
+The store is the demo folder ingested by the rules alone into
+``<work dir>/analyst-demo-<key>``, the key naming the folder's path and contents (``demo_key``),
+so a second run of the same checkout reuses it and another checkout or an edited demo gets
+its own.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import time
@@ -58,6 +61,18 @@ class AnalystQuestion:
     gold_documents: tuple[str, ...]
     expected_numbers: tuple[str, ...]
     answerable: bool
+
+
+def demo_key(folder: Path) -> str:
+    """The bench store's name for the demo at ``folder``: its absolute path and every file's
+    bytes. Documents are identified by their path, so one store reused from another checkout
+    would hold the demo twice (one copy per path) and answer from duplicates; a changed or
+    deleted file would linger. A new key builds a fresh store instead."""
+    digest = hashlib.sha256(str(folder.resolve()).encode())
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        digest.update(str(path.relative_to(folder)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
 
 
 def read_questions(path: Path = QUESTIONS) -> list[AnalystQuestion]:
@@ -193,7 +208,7 @@ def run(
     llm = build_llm(settings.llm) if with_llm else None
     if with_llm and llm is None:
         raise ConfigError("--llm needs KG_LLM__BASE_URL and KG_LLM__MODEL")
-    directory = (work_dir or settings.data_dir / "bench") / "analyst-demo"
+    directory = (work_dir or settings.data_dir / "bench") / f"analyst-demo-{demo_key(DEMO)}"
     local = rules_built(settings).model_copy(update={"data_dir": directory, "store": "embedded"})
     container = build(local)
     container.store.open()

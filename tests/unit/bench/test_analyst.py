@@ -9,7 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from bench.analyst import QUESTIONS, AnalystQuestion, read_questions, score, summarise
+from bench.analyst import (
+    QUESTIONS,
+    AnalystQuestion,
+    demo_key,
+    read_questions,
+    score,
+    summarise,
+)
 from core.errors import InputError
 
 ANSWERABLE = AnalystQuestion(
@@ -89,3 +96,16 @@ def test_a_bad_question_file_is_one_clear_error(tmp_path: Path) -> None:
     bad.write_text(json.dumps({"questions": [{"id": "1"}]}))
     with pytest.raises(InputError, match="not an analyst question set"):
         read_questions(bad)
+
+
+def test_the_demo_store_is_keyed_by_the_folder_path_and_contents(tmp_path: Path) -> None:
+    one, two = tmp_path / "one", tmp_path / "two"
+    for folder in (one, two):
+        folder.mkdir()
+        (folder / "a.md").write_text("# A\n\nSame words.\n", encoding="utf-8")
+    # The same files at another path are other documents: another store, never a shared one.
+    assert demo_key(one) != demo_key(two)
+    before = demo_key(one)
+    assert demo_key(one) == before
+    (one / "a.md").write_text("# A\n\nEdited words.\n", encoding="utf-8")
+    assert demo_key(one) != before
