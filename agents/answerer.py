@@ -98,7 +98,8 @@ class ExtractiveAnswerer:
             level, reason, ex.parts, question, cfg.reader
         )
         if a.checks is not None and a.checks.records:
-            apply_checks(result, a.checks, question)
+            lead = any(p.phrase for p in ex.parts)
+            apply_checks(result, a.checks, question, reader_lead=lead)
         report, _ = verify(
             question,
             result.answer,

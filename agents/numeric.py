@@ -103,6 +103,36 @@ def assess_threshold(
     }
 
 
+def compare_amounts(
+    values: dict[str, float], direction: Direction, unit: str = "", measure: str = ""
+) -> dict[str, Any]:
+    """Which of two or more named figures is the larger (``direction`` "max") or the smaller
+    ("min"), by how much and by what ratio, with a sentence saying so. Equal figures name no
+    winner."""
+    if len(values) < 2:
+        raise NumericError("at least two values are needed to compare")
+    ordered = sorted(values.items(), key=lambda kv: kv[1], reverse=direction == "max")
+    (first, top), (second, runner) = ordered[0], ordered[1]
+    what = f" {measure}" if measure else ""
+    shown = {k: _fmt(v, unit) for k, v in values.items()}
+    if top == runner:
+        winner, sentence = "", f"{first} and {second} state the same{what}: {shown[first]}."
+    else:
+        winner = first
+        word = "higher" if direction == "max" else "lower"
+        sentence = (
+            f"{first} has the {word}{what}: {shown[first]} against {shown[second]} for "
+            f"{second}, a difference of {_fmt(abs(top - runner), unit)}."
+        )
+    return {
+        "winner": winner,
+        "difference": abs(top - runner),
+        "ratio": top / runner if runner else None,
+        "formatted": shown,
+        "sentence": sentence,
+    }
+
+
 def find_convenient_sums(
     values: Sequence[float],
     target: float | None = None,

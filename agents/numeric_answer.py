@@ -37,8 +37,12 @@ class LimitChecks:
     all_pass: bool = True
     # The chunks the checks cite (the limits and the case's figures), as evidence.
     items: list[EvidenceItem] = field(default_factory=list)
+    # A comparison's own lead (the option that wins, cited); limit checks lead with yes / no.
+    lead: str = ""
 
     def answer(self, subject: str) -> str:
+        if self.lead:
+            return "\n\n".join([self.lead, " ".join(self.sentences)])
         lead = (
             f"Yes: {subject} is within each of the {len(self.records)} stated limits checked."
             if self.all_pass
@@ -66,7 +70,7 @@ def check_limits(
     for pair in pairs:
         _run(pair, checks)
     cited = sorted({c for p in pairs for c in (p.limit.fact.chunk_id, p.amount.fact.chunk_id)})
-    checks.items = [_item(h) for h in chunks(cited)] if cited else []
+    checks.items = [evidence_item(h) for h in chunks(cited)] if cited else []
     return checks, checks.items
 
 
@@ -105,10 +109,19 @@ def _run(pair: LimitPair, checks: LimitChecks) -> None:
     checks.all_pass = checks.all_pass and bool(result["passes"])
 
 
-def apply_checks(result: AgenticResult, checks: LimitChecks, question: str) -> None:
+def apply_checks(
+    result: AgenticResult, checks: LimitChecks, question: str, reader_lead: bool = False
+) -> None:
     """The checks open the answer (they answer the question asked); the quoted evidence
-    follows as support, and the tool records join the run's."""
-    result.answer = f"{checks.answer(subject_of(question, checks))} {result.answer}".strip()
+    follows as support, and the tool records join the run's. A comparison's winner replaces
+    the reader's short answer (``reader_lead``: the answer's first paragraph is one), which
+    was read from one sentence where the tools compared two figures."""
+    if checks.lead and reader_lead:
+        result.answer = result.answer.partition("\n\n")[2]
+    said = checks.answer(subject_of(question, checks))
+    # A comparison's lead is a line of its own, as the reader's short answers are.
+    joint = "\n\n" if checks.lead else " "
+    result.answer = f"{said}{joint}{result.answer}".strip()
     result.findings = checks.findings + result.findings
     result.tool_calls = result.tool_calls + checks.records
     if result.confidence == "LOW":
@@ -116,8 +129,8 @@ def apply_checks(result: AgenticResult, checks: LimitChecks, question: str) -> N
         # not a sentence chosen to answer yes or no.
         result.confidence = "MEDIUM"
         result.reason = (
-            f"the verdict is worked out by the tools from {len(checks.records)} stated "
-            f"limit(s) and the case's own figures; {result.reason}"
+            f"the verdict is worked out by the tools from {len(checks.records)} check(s) of "
+            f"figures the documents state; {result.reason}"
         )
 
 
@@ -128,12 +141,12 @@ def checks_note(checks: LimitChecks) -> str:
         return ""
     lines = "\n".join(f"- {s}" for s in checks.sentences)
     return (
-        "\n\nLimit checks already worked out by the tools from the cited chunks (use these "
+        "\n\nChecks already worked out by the tools from the cited chunks (use these "
         "results and cite their chunks; do not redo the arithmetic):\n" + lines
     )
 
 
-def _item(hit: ChunkHit) -> EvidenceItem:
+def evidence_item(hit: ChunkHit) -> EvidenceItem:
     return EvidenceItem(
         chunk_id=hit.chunk_id,
         doc_id=hit.doc_id,
@@ -166,6 +179,7 @@ __all__ = [
     "apply_checks",
     "check_limits",
     "checks_note",
+    "evidence_item",
     "is_limit_question",
     "subject_of",
     "with_items",

@@ -38,6 +38,7 @@ from agents.config import AgentSettings
 from agents.loop import AgentContainer, Gathered, OnEvent, RunContext, gather
 from agents.models import AgenticResult, Citation, SubTask
 from agents.numeric_answer import check_limits, with_items
+from agents.numeric_compare import compare_options
 from agents.reader import ReaderAnswerer
 from agents.report_answer import ReportAnswerer
 from agents.synthesis_answer import SynthesisAnswerer
@@ -120,6 +121,12 @@ def answer(
     checks, checked = check_limits(
         question, container.store.numeric_facts, container.store.get_chunks
     )
+    if not checks.records:
+        # An amount comparison between two options, worked out the same way.
+        checks = compare_options(
+            question, g.ctx.linked, container.store.numeric_facts, container.store.get_chunks
+        )
+        checked = checks.items
     evidence = with_items(evidence, checked)
     result = AgenticResult(
         run_id=run_id,

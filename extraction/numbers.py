@@ -244,10 +244,15 @@ def direction_of(words: str) -> Direction:
 
 
 def format_value(value: float, unit: str = "") -> str:
-    """``£1,234.56`` (pence only when there are any), ``12%``, ``30 days``, ``1,500``."""
+    """``£1,234.56`` (pence only when there are any), ``£386.4m`` (whole tenths of a million
+    written as the documents write them), ``12%``, ``30 days``, ``1,500``."""
     whole = abs(value - round(value)) < 0.005
     body = f"{abs(value):,.0f}" if whole else f"{abs(value):,.2f}"
     sign = "-" if value < 0 else ""
+    millions = abs(value) / 1_000_000
+    if unit in _SYMBOL and millions >= 1 and abs(millions * 10 - round(millions * 10)) < 1e-6:
+        short = f"{millions:,.1f}".removesuffix(".0")
+        return f"{sign}{_SYMBOL[unit]}{short}m"
     if unit in _SYMBOL:
         return f"{sign}{_SYMBOL[unit]}{body}"
     if unit == "%":

@@ -35,7 +35,7 @@ _LATE = frozenset(
     {"later", "latest", "younger", "youngest", "last", "newer", "newest", "recent", "recently"}
 )
 # Comparatives of size or amount: the evidence states them in units that do not compare.
-_AMOUNT = frozenset({
+AMOUNT_COMPARATIVES = frozenset({
     "larger", "largest", "bigger", "biggest", "smaller", "smallest", "more", "most", "less",
     "least", "fewer", "fewest", "higher", "highest", "lower", "lowest", "longer", "longest",
     "shorter", "shortest", "taller", "tallest", "greater", "greatest", "heavier", "heaviest",
@@ -84,7 +84,7 @@ def choose(question: str, cands: Sequence[Candidate], ranking: np.ndarray) -> Ch
     order = said & (_EARLY | _LATE)
     if order:
         return _by_time(named, subjects, asked, bool(order & _EARLY), cands, ranking)
-    if said & _AMOUNT:
+    if said & AMOUNT_COMPARATIVES:
         return None
     return _by_property(named, subjects, asked, cands, ranking)
 

@@ -149,7 +149,7 @@ def test_the_model_reads_the_limit_checks_the_tools_worked_out(
         cites_the_check,
     )
     prompt = script.calls["synthesis"][0]["messages"][-1]["content"]
-    assert "Limit checks already worked out by the tools" in prompt
+    assert "Checks already worked out by the tools" in prompt
     assert "£19,013.75" in prompt  # the total debts limit's headroom
     assert MANUAL in prompt  # the manual's chunk is in the evidence the model reads
     # The model's number is the tools' number: the verifier finds it in their results.

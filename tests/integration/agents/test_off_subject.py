@@ -1,7 +1,7 @@
-"""An offline answer read from passages about something else is not an answer: asked who chairs
-the board of an organisation the documents name but never give a chair for, the reader's best
-sentence names another organisation's chair, and the run says the documents do not
-answer, at LOW, instead of quoting it with confidence. Invented documents, the real loop."""
+"""An offline answer read from passages about something else is not a confident answer: asked
+who chairs the board of an organisation the documents name but never give a chair for, the
+reader's best sentence names another organisation's chair, and the run says its passages
+never mention the organisation asked about, at LOW. Invented documents, the real loop."""
 
 from __future__ import annotations
 
@@ -43,12 +43,15 @@ def test_a_role_found_only_for_another_organisation_is_not_the_answer(
 
     result = answer(container, "Who chairs the board of the Kelby Wildlife Zoo?", settings=cfg)
 
-    assert result.answer.startswith("The documents do not answer this question"), result.answer
-    assert '"Kelby Wildlife Zoo"' in result.answer.split("\n\n")[0]
+    # The answer read stands (a bridge the graph did not record is often right), at LOW,
+    # and says that its passages never mention what the question names.
     assert result.confidence == "LOW"
+    assert result.answer.endswith(
+        'never mention "Kelby Wildlife Zoo": it may be about something else.'
+    ), result.answer
     assert any("never mention" in g.description for g in result.gaps)
 
     # The organisation the passage is about gets its answer as before.
     own = answer(container, "Who chairs the board of the Fenmoor Care Trust?", settings=cfg)
     assert own.answer.split("\n\n")[0].startswith("Ruth Ambler"), own.answer
-    assert not own.answer.startswith("The documents do not answer")
+    assert own.confidence != "LOW" and "never mention" not in own.answer

@@ -8,6 +8,7 @@ import pytest
 from agents.numeric import (
     NumericError,
     assess_threshold,
+    compare_amounts,
     detect_patterns,
     find_convenient_sums,
     sum_numbers,
@@ -82,3 +83,19 @@ def test_detect_patterns_finds_repeats_near_values_and_multiples() -> None:
     }
     with pytest.raises(NumericError):
         detect_patterns([1.0])
+
+
+def test_compare_amounts_names_the_larger_or_the_smaller_with_the_difference() -> None:
+    larger = compare_amounts({"North": 1_200.0, "South": 950.5}, "max", "GBP", "rent arrears")
+    assert larger["winner"] == "North"
+    assert larger["difference"] == 249.5
+    assert larger["sentence"] == (
+        "North has the higher rent arrears: £1,200 against £950.50 for South, "
+        "a difference of £249.50."
+    )
+    smaller = compare_amounts({"North": 1_200.0, "South": 950.5}, "min", "GBP")
+    assert smaller["winner"] == "South"
+    tie = compare_amounts({"North": 7.0, "South": 7.0}, "max", "%")
+    assert tie["winner"] == ""
+    with pytest.raises(NumericError):
+        compare_amounts({"North": 1.0}, "max")

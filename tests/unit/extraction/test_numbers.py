@@ -43,6 +43,11 @@ def test_spacy_labels_a_bare_number_and_a_range_is_two_years() -> None:
 def test_format_and_parse_round_trip() -> None:
     assert format_value(1234.56, "GBP") == "£1,234.56"
     assert format_value(50000, "GBP") == "£50,000"
+    # Millions as the documents write them, when that loses nothing.
+    assert format_value(386_400_000, "GBP") == "£386.4m"
+    assert format_value(18_000_000, "GBP") == "£18m"
+    assert format_value(1_234_567, "GBP") == "£1,234,567"
+    assert parse_amount("£386.4m").value == 386_400_000
     assert format_value(12.5, "%") == "12.5%"
     assert format_value(1, "day") == "1 day" and format_value(30, "day") == "30 days"
     assert parse_amount("£1,234.56").value == 1234.56
