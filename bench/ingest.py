@@ -10,7 +10,10 @@ one after the other, and adds Neo4j's ingest rate as a share of the embedded one
 (``neo4j_vs_embedded``; issue 32's target: 0.8).
 
     python -m bench.ingest CORPUS.json [--limit N] [--store embedded,neo4j] [--out result.json]
-        [--profile out.pstats]
+        [--profile out.pstats] [--digest]
+
+``--digest`` adds a digest of every graph written and of the store (bench/ingest_digest.py):
+two runs with equal digests wrote the same graph.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from bench.environment import describe
+from bench.ingest_digest import GraphRecorder
+from bench.reliability.digest import graph_digest
 from extraction.loaders import discover, load_file
 from extraction.pipeline import embedding_input
 from kg.container import build
@@ -49,6 +54,7 @@ def run(
     profile: Path | None = None,
     embedder: Embedder | None = None,
     store: str = "embedded",
+    digest: bool = False,
 ) -> dict[str, Any]:
     """Measure one corpus (md/txt/html/pdf file, folder, or HippoRAG corpus JSON).
 
@@ -56,7 +62,8 @@ def run(
     settings); the store is a fresh embedded one in a temporary folder, or with
     ``store="neo4j"`` the Neo4j database of ``settings.neo4j``, emptied first; the LLM is
     never called. ``profile`` writes cProfile stats of the ingest there, and the heaviest
-    functions go into the result. ``embedder`` reuses an already loaded model."""
+    functions go into the result. ``embedder`` reuses an already loaded model. ``digest``
+    records what the ingest writes and digests it (``result["digest"]``)."""
     base = settings or get_settings()
     workdir = Path(tempfile.mkdtemp(prefix="kg-bench-ingest-"))
     cfg = base.model_copy(
@@ -67,7 +74,7 @@ def run(
         }
     )
     try:
-        return _measure(corpus, cfg, limit, profile, embedder)
+        return _measure(corpus, cfg, limit, profile, embedder, digest)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
@@ -78,6 +85,7 @@ def _measure(
     limit: int | None,
     profile: Path | None,
     embedder: Embedder | None,
+    digest: bool = False,
 ) -> dict[str, Any]:
     container = build(cfg)
     if embedder is not None:
@@ -109,6 +117,9 @@ def _measure(
     container.store.open()
     try:
         container.store.init_schema()
+        recorder = GraphRecorder() if digest else None
+        if recorder:
+            recorder.attach(container.store)
         ingestor = container.ingestor()
         profiler = cProfile.Profile() if profile else None
         started, cpu_start = time.perf_counter(), _cpu_s()
@@ -120,6 +131,11 @@ def _measure(
         ingest_s = time.perf_counter() - started
         ingest_cpu = _cpu_s() - cpu_start
         counts = container.store.counts().as_dict()
+        digests = (
+            {**recorder.digest(), "store": graph_digest(container.store).sha256[:16]}
+            if recorder
+            else None
+        )
         environment = describe(container)
     finally:
         container.store.close()
@@ -155,6 +171,8 @@ def _measure(
         "counts": counts,
         "environment": environment,
     }
+    if digests:
+        result["digest"] = digests
     if profiler and profile:
         profiler.dump_stats(str(profile))
         result["profile"] = {"file": str(profile), "top_by_own_time": _top(profiler)}
@@ -162,16 +180,22 @@ def _measure(
 
 
 def compare(
-    corpus: Path, stores: list[str], *, limit: int | None = None, profile: Path | None = None
+    corpus: Path,
+    stores: list[str],
+    *,
+    limit: int | None = None,
+    profile: Path | None = None,
+    digest: bool = False,
 ) -> dict[str, Any]:
     """``run`` on each store in turn with one loaded model; with two stores, the second's
     ingest rate as a share of the first's (``<second>_vs_<first>``)."""
     if len(stores) == 1:
-        return run(corpus, limit=limit, profile=profile, store=stores[0])
+        return run(corpus, limit=limit, profile=profile, store=stores[0], digest=digest)
     settings = get_settings()
     model = build(settings).embedder
     results = {
-        s: run(corpus, settings=settings, limit=limit, embedder=model, store=s) for s in stores
+        s: run(corpus, settings=settings, limit=limit, embedder=model, store=s, digest=digest)
+        for s in stores
     }
     first, *rest = stores
     out: dict[str, Any] = {"stores": results}
@@ -190,7 +214,9 @@ def _budget(
     The model keeps every core busy while it runs (2 cores: 64.1 s on one thread, 33.7 s on
     two, for these passages), so other work does not hide behind it: it slows the model's
     calls instead, and ``model_*_s`` (wall seconds the model ran during the ingest) include
-    that slowdown. ``model_idle_s`` is the ingest's wall time with the model not running.
+    that slowdown. ``model_idle_s`` is the ingest's wall time with the model not running
+    (names run on a second copy beside the chunks by default, so the purposes may overlap:
+    then it is a lower bound, 0 when they sum past the wall).
     CPU seconds of the whole process compare the costs directly: ``cpu_beyond_embedding``
     is what the ingest spent beyond embedding alone, as a share of embedding alone (the
     target allows 0.25)."""
@@ -240,6 +266,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None, help="write the result JSON here")
     parser.add_argument("--profile", type=Path, default=None, help="cProfile stats file")
     parser.add_argument(
+        "--digest", action="store_true", help="digest the graph written (bench/ingest_digest.py)"
+    )
+    parser.add_argument(
         "--store", default="embedded", help="embedded, neo4j (emptied first), or both: a,b"
     )
     args = parser.parse_args(argv)
@@ -248,7 +277,9 @@ def main(argv: list[str] | None = None) -> int:
     stores = [s.strip() for s in args.store.split(",") if s.strip()]
     if not stores or any(s not in STORES for s in stores):
         parser.error(f"--store takes {', '.join(STORES)} or both, comma-separated")
-    result = compare(args.corpus, stores, limit=args.limit, profile=args.profile)
+    result = compare(
+        args.corpus, stores, limit=args.limit, profile=args.profile, digest=args.digest
+    )
     text = json.dumps(result, indent=2)
     if args.out:
         args.out.write_text(text + "\n", encoding="utf-8")

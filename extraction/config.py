@@ -151,6 +151,12 @@ class IngestSettings(BaseModel):
     # Chunks are embedded as "title\ntext": a passage rarely repeats its document's name, yet
     # questions ask by that name. Changing it re-embeds every document on the next sync.
     embed_title: bool = True
+    # Entity names are embedded on a second copy of the model (extraction/embed_feed.py), beside
+    # the chunk feed on the other core, instead of taking turns with it on one model: the
+    # model's work is most of an ingest's and one copy runs it one call at a time. Same
+    # vectors and graph either way (digest on 400 MuSiQue passages); see docs/benchmarks.md,
+    # "Ingest speed", for the measurement that chose it.
+    names_beside_chunks: bool = True
     # A folder's README.md describes the folder and is skipped (with a line saying so) unless
     # this is set; see extraction.loaders.discover.
     include_readmes: bool = False
