@@ -36,6 +36,12 @@ def test_run_reports_both_rates_their_ratio_and_memory(
     share = (budget["ingest_cpu_s"] - budget["embed_cpu_s"]) / budget["embed_cpu_s"]
     assert abs(budget["cpu_beyond_embedding"] - share) < 0.01
     assert profile.exists() and result["profile"]["top_by_own_time"]
+    # CPU by thread: the main thread extracted and wrote (the feed, another thread, may end
+    # before the sampler's first reading on so small a corpus).
+    threads = result["threads_cpu_s"]
+    assert threads["main"] > 0 and all(v > 0 for v in threads["others"])
+    per_passage = 1000 * budget["ingest_cpu_s"] / result["passages"]
+    assert abs(result["ingest_cpu_ms_per_passage"] - per_passage) < 0.1
 
 
 def test_names_beside_the_chunks_write_the_same_graph(
