@@ -2,10 +2,10 @@
 
 Unchanged documents (same content hash and extractor version) are skipped before any
 embedding work. Chunk embedding runs on a background thread from the moment chunks exist, so
-extraction and resolution overlap with it; entity resolution sees every document of the call
-before the first write, so the result does not depend on batch boundaries. Documents are written
-in batches, each batch one transaction, so a killed ingest leaves whole documents or none, and
-the next run picks up where it stopped.
+extraction and resolution (its entity names on a second copy of the model) overlap with it;
+entity resolution sees every document of the call before the first write, so the result does
+not depend on batch boundaries. Documents are written in batches, each batch one transaction,
+so a killed ingest leaves whole documents or none, and the next run picks up where it stopped.
 """
 
 from __future__ import annotations
