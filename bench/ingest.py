@@ -10,7 +10,10 @@ one after the other, and adds Neo4j's ingest rate as a share of the embedded one
 (``neo4j_vs_embedded``; issue 32's target: 0.8).
 
     python -m bench.ingest CORPUS.json [--limit N] [--store embedded,neo4j] [--out result.json]
-        [--profile out.pstats]
+        [--profile out.pstats] [--digest]
+
+``--digest`` adds a digest of every graph written and of the store (bench/ingest_digest.py):
+two runs with equal digests wrote the same graph.
 """
 
 from __future__ import annotations
@@ -25,11 +28,14 @@ import resource
 import shutil
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 from bench.environment import describe
+from bench.ingest_digest import GraphRecorder
+from bench.reliability.digest import graph_digest
 from extraction.loaders import discover, load_file
 from extraction.pipeline import embedding_input
 from kg.container import build
@@ -39,6 +45,8 @@ from retrieval.embedder import Embedder
 TARGET_RATIO = 0.8
 STORES = ("embedded", "neo4j")
 _PROFILE_ROWS = 25
+_SAMPLE_S = 0.5
+_THREADS_SHOWN = 6
 
 
 def run(
@@ -49,6 +57,7 @@ def run(
     profile: Path | None = None,
     embedder: Embedder | None = None,
     store: str = "embedded",
+    digest: bool = False,
 ) -> dict[str, Any]:
     """Measure one corpus (md/txt/html/pdf file, folder, or HippoRAG corpus JSON).
 
@@ -56,7 +65,8 @@ def run(
     settings); the store is a fresh embedded one in a temporary folder, or with
     ``store="neo4j"`` the Neo4j database of ``settings.neo4j``, emptied first; the LLM is
     never called. ``profile`` writes cProfile stats of the ingest there, and the heaviest
-    functions go into the result. ``embedder`` reuses an already loaded model."""
+    functions go into the result. ``embedder`` reuses an already loaded model. ``digest``
+    records what the ingest writes and digests it (``result["digest"]``)."""
     base = settings or get_settings()
     workdir = Path(tempfile.mkdtemp(prefix="kg-bench-ingest-"))
     cfg = base.model_copy(
@@ -67,7 +77,7 @@ def run(
         }
     )
     try:
-        return _measure(corpus, cfg, limit, profile, embedder)
+        return _measure(corpus, cfg, limit, profile, embedder, digest)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
@@ -78,6 +88,7 @@ def _measure(
     limit: int | None,
     profile: Path | None,
     embedder: Embedder | None,
+    digest: bool = False,
 ) -> dict[str, Any]:
     container = build(cfg)
     if embedder is not None:
@@ -109,17 +120,28 @@ def _measure(
     container.store.open()
     try:
         container.store.init_schema()
+        recorder = GraphRecorder() if digest else None
+        if recorder:
+            recorder.attach(container.store)
         ingestor = container.ingestor()
         profiler = cProfile.Profile() if profile else None
+        sampler = _ThreadSampler()
         started, cpu_start = time.perf_counter(), _cpu_s()
         if profiler:
             profiler.enable()
-        report = ingestor.ingest_documents(sources)
+        with sampler:
+            report = ingestor.ingest_documents(sources)
         if profiler:
             profiler.disable()
         ingest_s = time.perf_counter() - started
         ingest_cpu = _cpu_s() - cpu_start
+        threads = sampler.spent()
         counts = container.store.counts().as_dict()
+        digests = (
+            {**recorder.digest(), "store": graph_digest(container.store).sha256[:16]}
+            if recorder
+            else None
+        )
         environment = describe(container)
     finally:
         container.store.close()
@@ -146,6 +168,8 @@ def _measure(
         "peak_rss_mb": round(_peak_rss_mb(), 1),
         "phases_s": {k: round(v, 3) for k, v in report.phases.items()},
         "budget": _budget(embed_s, ingest_s, report.model_seconds, (embed_cpu, ingest_cpu)),
+        "ingest_cpu_ms_per_passage": round(1000 * ingest_cpu / n, 1) if n else 0.0,
+        "threads_cpu_s": threads,
         "resolution": {
             "entities": report.entities,
             "new_entities": report.new_entities,
@@ -155,6 +179,8 @@ def _measure(
         "counts": counts,
         "environment": environment,
     }
+    if digests:
+        result["digest"] = digests
     if profiler and profile:
         profiler.dump_stats(str(profile))
         result["profile"] = {"file": str(profile), "top_by_own_time": _top(profiler)}
@@ -162,16 +188,22 @@ def _measure(
 
 
 def compare(
-    corpus: Path, stores: list[str], *, limit: int | None = None, profile: Path | None = None
+    corpus: Path,
+    stores: list[str],
+    *,
+    limit: int | None = None,
+    profile: Path | None = None,
+    digest: bool = False,
 ) -> dict[str, Any]:
     """``run`` on each store in turn with one loaded model; with two stores, the second's
     ingest rate as a share of the first's (``<second>_vs_<first>``)."""
     if len(stores) == 1:
-        return run(corpus, limit=limit, profile=profile, store=stores[0])
+        return run(corpus, limit=limit, profile=profile, store=stores[0], digest=digest)
     settings = get_settings()
     model = build(settings).embedder
     results = {
-        s: run(corpus, settings=settings, limit=limit, embedder=model, store=s) for s in stores
+        s: run(corpus, settings=settings, limit=limit, embedder=model, store=s, digest=digest)
+        for s in stores
     }
     first, *rest = stores
     out: dict[str, Any] = {"stores": results}
@@ -190,7 +222,9 @@ def _budget(
     The model keeps every core busy while it runs (2 cores: 64.1 s on one thread, 33.7 s on
     two, for these passages), so other work does not hide behind it: it slows the model's
     calls instead, and ``model_*_s`` (wall seconds the model ran during the ingest) include
-    that slowdown. ``model_idle_s`` is the ingest's wall time with the model not running.
+    that slowdown. ``model_idle_s`` is the ingest's wall time with the model not running
+    (names run on a second copy beside the chunks by default, so the purposes may overlap:
+    then it is a lower bound, 0 when they sum past the wall).
     CPU seconds of the whole process compare the costs directly: ``cpu_beyond_embedding``
     is what the ingest spent beyond embedding alone, as a share of embedding alone (the
     target allows 0.25)."""
@@ -218,6 +252,54 @@ def _cpu_s() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def _threads_cpu_s() -> dict[int, float]:
+    """CPU seconds of each of this process's OS threads (Linux; empty elsewhere)."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    out: dict[int, float] = {}
+    for task in Path("/proc/self/task").glob("*"):
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # the thread ended between the listing and the read
+        out[int(task.name)] = (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    return out
+
+
+class _ThreadSampler:
+    """Where the ingest's CPU ran, by OS thread: the main thread's seconds and the busiest
+    others' (the chunk feed and the second model copy's callers, the model's worker threads,
+    the store's). What one thread spent cannot be spread over two cores, so the busiest
+    thread bounds the wall time from below. Threads are read every ``_SAMPLE_S`` seconds, so
+    one that ends during the ingest (the chunk feed) is seen up to its last reading."""
+
+    def __init__(self) -> None:
+        self._before: dict[int, float] = {}
+        self._last: dict[int, float] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="kg-bench-threads", daemon=True)
+
+    def __enter__(self) -> _ThreadSampler:
+        self._before = _threads_cpu_s()
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self._last.update(_threads_cpu_s())
+
+    def _run(self) -> None:
+        while not self._stop.wait(_SAMPLE_S):
+            self._last.update(_threads_cpu_s())
+
+    def spent(self) -> dict[str, Any]:
+        main = threading.get_native_id()
+        skip = {main, self._thread.native_id}
+        spent = {t: round(cpu - self._before.get(t, 0.0), 2) for t, cpu in self._last.items()}
+        others = sorted((v for t, v in spent.items() if t not in skip and v > 0), reverse=True)
+        return {"main": spent.get(main, 0.0), "others": others[:_THREADS_SHOWN]}
+
+
 def _peak_rss_mb() -> float:
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     # Linux reports KiB, macOS bytes.
@@ -240,6 +322,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None, help="write the result JSON here")
     parser.add_argument("--profile", type=Path, default=None, help="cProfile stats file")
     parser.add_argument(
+        "--digest", action="store_true", help="digest the graph written (bench/ingest_digest.py)"
+    )
+    parser.add_argument(
         "--store", default="embedded", help="embedded, neo4j (emptied first), or both: a,b"
     )
     args = parser.parse_args(argv)
@@ -248,7 +333,9 @@ def main(argv: list[str] | None = None) -> int:
     stores = [s.strip() for s in args.store.split(",") if s.strip()]
     if not stores or any(s not in STORES for s in stores):
         parser.error(f"--store takes {', '.join(STORES)} or both, comma-separated")
-    result = compare(args.corpus, stores, limit=args.limit, profile=args.profile)
+    result = compare(
+        args.corpus, stores, limit=args.limit, profile=args.profile, digest=args.digest
+    )
     text = json.dumps(result, indent=2)
     if args.out:
         args.out.write_text(text + "\n", encoding="utf-8")

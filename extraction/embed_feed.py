@@ -4,14 +4,18 @@ The model's heavy work runs outside the GIL, so rule extraction, resolution and 
 the main thread overlap with it. Model calls are serialised by one lock: a tokenizer may not be
 used by two threads at once. The feed runs at most ``max_ahead_rows`` vectors ahead of the
 consumer (float32), which bounds memory on large runs.
+
+Entity names can instead be embedded on a second copy of the model (``names_beside``), each
+model call on its own core: names then no longer wait for a chunk batch, nor chunks for names.
 """
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from types import TracebackType
 from typing import TypeVar
 
@@ -37,7 +41,11 @@ class LockedEmbedder:
         self._turn = threading.Condition(self._lock)
         self._waiting = 0  # foreground calls waiting for the model
         self._busy = False
-        # Wall seconds the model spent per purpose: what an ingest owes to embedding itself.
+        # While set, foreground calls run on this second copy of the model, under their own lock.
+        self._beside: Embedder | None = None
+        self._beside_lock = threading.Lock()
+        # Wall seconds the model spent per purpose: what an ingest owes to embedding itself
+        # (with a second copy running beside, the purposes overlap and may sum past the wall).
         self.seconds = {"chunks": 0.0, "names": 0.0, "count_tokens": 0.0}
 
     @property
@@ -48,18 +56,35 @@ class LockedEmbedder:
     def dimension(self) -> int:
         return self._inner.dimension
 
+    @contextlib.contextmanager
+    def names_beside(self, replica: Embedder) -> Iterator[None]:
+        """Foreground calls (names, token counts) run on ``replica`` until the block ends, at the
+        same time as background ones on the first model. ``replica`` must give the same vectors
+        (``Replicable.replica``) and share nothing that is unsafe for two threads."""
+        self._beside = replica
+        try:
+            yield
+        finally:
+            self._beside = None
+
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        return self._call(lambda: self._inner.embed(texts), foreground=True, purpose="names")
+        return self._call(lambda m: m.embed(texts), foreground=True, purpose="names")
 
     def embed_background(self, texts: Sequence[str]) -> list[list[float]]:
-        return self._call(lambda: self._inner.embed(texts), foreground=False, purpose="chunks")
+        return self._call(lambda m: m.embed(texts), foreground=False, purpose="chunks")
 
     def count_tokens(self, text: str) -> int:
-        return self._call(
-            lambda: self._inner.count_tokens(text), foreground=True, purpose="count_tokens"
-        )
+        return self._call(lambda m: m.count_tokens(text), foreground=True, purpose="count_tokens")
 
-    def _call(self, work: Callable[[], _T], foreground: bool, purpose: str) -> _T:
+    def _call(self, work: Callable[[Embedder], _T], foreground: bool, purpose: str) -> _T:
+        beside = self._beside
+        if foreground and beside is not None:
+            with self._beside_lock:
+                started = time.perf_counter()
+                try:
+                    return work(beside)
+                finally:
+                    self._spent(purpose, time.perf_counter() - started)
         with self._turn:
             if foreground:
                 self._waiting += 1
@@ -72,12 +97,16 @@ class LockedEmbedder:
             self._busy = True
         started = time.perf_counter()
         try:
-            return work()
+            return work(self._inner)
         finally:
             with self._turn:
                 self.seconds[purpose] += time.perf_counter() - started
                 self._busy = False
                 self._turn.notify_all()
+
+    def _spent(self, purpose: str, seconds: float) -> None:
+        with self._turn:
+            self.seconds[purpose] += seconds
 
 
 class EmbeddingFeed:

@@ -2,10 +2,10 @@
 
 Unchanged documents (same content hash and extractor version) are skipped before any
 embedding work. Chunk embedding runs on a background thread from the moment chunks exist, so
-extraction and resolution overlap with it; entity resolution sees every document of the call
-before the first write, so the result does not depend on batch boundaries. Documents are written
-in batches, each batch one transaction, so a killed ingest leaves whole documents or none, and
-the next run picks up where it stopped.
+extraction and resolution (its entity names on a second copy of the model) overlap with it;
+entity resolution sees every document of the call before the first write, so the result does
+not depend on batch boundaries. Documents are written in batches, each batch one transaction,
+so a killed ingest leaves whole documents or none, and the next run picks up where it stopped.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from extraction.run_markers import RunMarkers
 from graph_schema import Chunk, Document, DocumentGraph
 from graph_store import GraphStore
 from graph_store.read_model import GraphReadModel
-from retrieval.embedder import Embedder
+from retrieval.embedder import Embedder, Replicable
 from retrieval.read_model import InMemoryReadModel
 
 log = logging.getLogger(__name__)
@@ -108,7 +108,9 @@ class Ingestor:
         # Authority (global PageRank) is refreshed after each ingest by the read model that
         # retrieval uses: GDS on Neo4j, the in-memory projection otherwise.
         self._read_model = read_model or InMemoryReadModel(store)
-        # One lock serialises the model between the background feed and name embeddings.
+        # One lock serialises the model between the background feed and name embeddings,
+        # unless names run on a second copy of it (``_beside``).
+        self._model = embedder
         self._embedder = LockedEmbedder(embedder)
         self._extractor = extractor
         self._settings = settings
@@ -210,7 +212,7 @@ class Ingestor:
             ]
             for batch in batches
         ]
-        with EmbeddingFeed(self._embedder, texts) as feed:
+        with self._beside(), EmbeddingFeed(self._embedder, texts) as feed:
             with clock("extract"):
                 self._extract(pending, report, progress)
             with clock("resolve"):
@@ -250,6 +252,13 @@ class Ingestor:
         for purpose, seconds in self._embedder.seconds.items():
             spent = seconds - model_before.get(purpose, 0.0)
             report.model_seconds[purpose] = report.model_seconds.get(purpose, 0.0) + spent
+
+    def _beside(self) -> contextlib.AbstractContextManager[None]:
+        """Entity names on a second copy of the model, where the settings ask for it and the
+        embedder can make one; else names and chunks take turns on one model."""
+        if self._settings.ingest.names_beside_chunks and isinstance(self._model, Replicable):
+            return self._embedder.names_beside(self._model.replica())
+        return contextlib.nullcontext()
 
     def refresh(self) -> None:
         """Bring indexes and authority up to date after writes."""

@@ -17,7 +17,7 @@ import os
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -36,6 +36,15 @@ class Embedder(Protocol):
     def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
 
     def count_tokens(self, text: str) -> int: ...
+
+
+@runtime_checkable
+class Replicable(Protocol):
+    """An embedder that can hand out a second copy of its model, for a caller that wants two
+    model calls running at once (the ingest embeds entity names beside the chunk feed): the
+    copy gives the same vectors, and neither shares a tokenizer with the other."""
+
+    def replica(self) -> Embedder: ...
 
 
 def default_model_path() -> str:
@@ -70,10 +79,22 @@ class SentenceTransformerEmbedder:
         self._device = device
         self._model: Any = None
         self._lock = threading.Lock()
+        self._replica: SentenceTransformerEmbedder | None = None
 
     @property
     def model_name(self) -> str:
         return self._name
+
+    def replica(self) -> SentenceTransformerEmbedder:
+        """The same model loaded once more, kept for later calls (about 90 MB). A fast
+        tokenizer is not safe for two threads (a call that changes its padding fails another's
+        with "Already borrowed"), and loading again took 0.12 s where a deep copy took 0.75."""
+        with self._lock:
+            if self._replica is None:
+                self._replica = SentenceTransformerEmbedder(
+                    self._model_ref, self._batch_size, self._device, self._blas_threads
+                )
+            return self._replica
 
     @property
     def dimension(self) -> int:
@@ -175,10 +196,18 @@ class OnnxEmbedder:
         self._counter: Any = None  # the same tokenizer without truncation, for count_tokens
         self._inputs: tuple[str, ...] = ()
         self._lock = threading.Lock()
+        self._replica: OnnxEmbedder | None = None
 
     @property
     def model_name(self) -> str:
         return self._name
+
+    def replica(self) -> OnnxEmbedder:
+        """The same model in a second session with its own tokenizers, kept for later calls."""
+        with self._lock:
+            if self._replica is None:
+                self._replica = OnnxEmbedder(self._model_ref, self._batch_size, self._blas_threads)
+            return self._replica
 
     @property
     def dimension(self) -> int:

@@ -150,3 +150,11 @@ def test_the_cli_works_without_pytorch(tmp_path: Path) -> None:
 
     kg("ingest", str(docs))
     assert "Widget Plant Note" in kg("search", "widget plant in Kelby", "--k", "1")
+
+
+def test_replica_gives_the_same_vectors_from_its_own_session(onnx: OnnxEmbedder) -> None:
+    replica = onnx.replica()
+    assert replica is onnx.replica()  # made once, kept
+    assert replica.embed(TEXTS) == onnx.embed(TEXTS)
+    assert replica.count_tokens(TEXTS[4]) == onnx.count_tokens(TEXTS[4])
+    assert replica._load()[1] is not onnx._load()[1]  # a tokenizer of its own
