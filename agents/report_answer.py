@@ -88,6 +88,10 @@ class ReportAnswerer:
         ]
         short = " ".join(reply.answer.split()).strip(" .")
         why = _refused(short, run.question, "LOW" if unanswered else result.confidence)
+        if not why and a.checks is not None and a.checks.records:
+            # A limit check or comparison the tools worked out leads: numbers are the tools'
+            # arithmetic on stated figures, never the model's.
+            why = "the tools worked the answer out from the stated figures"
         support = supporting(reply, cands, cfg.reader.fallback_support) if not why else []
         if not why and not _grounded(short, support) and _grounded(short, cands):
             # A list's items may stand in more sentences than the model named.

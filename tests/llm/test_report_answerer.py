@@ -9,8 +9,11 @@ from pathlib import Path
 from agents.audit import read
 from agents.config import AgentSettings
 from agents.orchestrator import answer
+from kg.container import build
+from kg.settings import Settings
 from llm.openai_compat import OpenAICompatClient
 from retrieval.embedder import SentenceTransformerEmbedder
+from tests.integration.agents.test_numeric_compare import DOCS as DEPOTS
 from tests.llm.test_reader import film_graph
 
 QUESTION = "In which city was the director of The Quiet Harbour born?"
@@ -41,3 +44,32 @@ def test_the_report_answerer_keeps_the_offline_report_and_only_adds(
         assert "[" in lead and result.verifier is not None and result.verifier.passed
     assert all(q.endswith("?") for q in result.recommendations)
     assert result.tokens.get("report", 0) > 0 or result.mode == "llm-failed"
+
+
+def test_a_comparison_the_tools_decided_keeps_the_tools_lead(
+    client: OpenAICompatClient, embedder: SentenceTransformerEmbedder, tmp_path: Path
+) -> None:
+    """Numbers are the tools' arithmetic: with a comparison worked out from the stored figures,
+    the model's short answer never goes above the tools' winner (whatever it wrote)."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for name, text in DEPOTS.items():
+        (corpus / name).write_text(text, encoding="utf-8")
+    settings = Settings(data_dir=tmp_path / "kg")
+    extraction = settings.extraction.model_copy(update={"llm_enabled": False})
+    container = build(settings.model_copy(update={"extraction": extraction}))
+    container.embedder = embedder
+    container.store.open()
+    container.store.init_schema()
+    question = "Which depot plans the larger income, Brackley Depot or Fenwick Depot?"
+    cfg = AgentSettings(audit_dir=tmp_path / "audit", max_iterations=1)
+    try:
+        container.ingestor().ingest_paths([corpus])
+        result = answer(container, question, llm=client, settings=cfg)
+    finally:
+        container.store.close()
+
+    record = next(t for t in result.tool_calls if t.name == "compare_amounts")
+    assert result.answer.startswith(f"{record.result['winner']} ["), result.answer
+    kept = [e for e in read(Path(result.audit_log)) if e["event"] == "report_lead"]
+    assert all(not e["kept"] for e in kept)
