@@ -9,10 +9,10 @@ from pathlib import Path
 from agents.audit import read
 from agents.config import AgentSettings
 from agents.orchestrator import answer
-from kg.container import Container, build
-from kg.settings import Settings
+from kg.container import Container
 from llm.openai_compat import OpenAICompatClient
 from retrieval.embedder import SentenceTransformerEmbedder
+from tests.invented import rules_graph
 
 FILM = """# The Quiet Harbour
 
@@ -27,20 +27,9 @@ studied at the film school in Lodz. Her later films were shot in Warsaw.
 
 
 def film_graph(tmp_path: Path, embedder: SentenceTransformerEmbedder) -> Container:
-    """The two invented documents ingested into an open store. The graph is built by the rules:
-    the model's one call in these tests is the answerer's."""
-    corpus = tmp_path / "corpus"
-    corpus.mkdir()
-    (corpus / "film.md").write_text(FILM, encoding="utf-8")
-    (corpus / "director.md").write_text(DIRECTOR, encoding="utf-8")
-    settings = Settings(data_dir=tmp_path / "kg")
-    extraction = settings.extraction.model_copy(update={"llm_enabled": False})
-    container = build(settings.model_copy(update={"extraction": extraction}))
-    container.embedder = embedder
-    container.store.open()
-    container.store.init_schema()
-    container.ingestor().ingest_paths([corpus])
-    return container
+    """The two invented documents ingested into an open store, by the rules: the model's one
+    call in these tests is the answerer's."""
+    return rules_graph(tmp_path, embedder, {"film.md": FILM, "director.md": DIRECTOR})
 
 
 def test_the_reader_answers_with_cited_sentences_of_the_evidence(

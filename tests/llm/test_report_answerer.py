@@ -9,11 +9,10 @@ from pathlib import Path
 from agents.audit import read
 from agents.config import AgentSettings
 from agents.orchestrator import answer
-from kg.container import build
-from kg.settings import Settings
 from llm.openai_compat import OpenAICompatClient
 from retrieval.embedder import SentenceTransformerEmbedder
 from tests.integration.agents.test_numeric_compare import DOCS as DEPOTS
+from tests.invented import rules_graph
 from tests.llm.test_reader import film_graph
 
 QUESTION = "In which city was the director of The Quiet Harbour born?"
@@ -51,20 +50,10 @@ def test_a_comparison_the_tools_decided_keeps_the_tools_lead(
 ) -> None:
     """Numbers are the tools' arithmetic: with a comparison worked out from the stored figures,
     the model's short answer never goes above the tools' winner (whatever it wrote)."""
-    corpus = tmp_path / "corpus"
-    corpus.mkdir()
-    for name, text in DEPOTS.items():
-        (corpus / name).write_text(text, encoding="utf-8")
-    settings = Settings(data_dir=tmp_path / "kg")
-    extraction = settings.extraction.model_copy(update={"llm_enabled": False})
-    container = build(settings.model_copy(update={"extraction": extraction}))
-    container.embedder = embedder
-    container.store.open()
-    container.store.init_schema()
     question = "Which depot plans the larger income, Brackley Depot or Fenwick Depot?"
     cfg = AgentSettings(audit_dir=tmp_path / "audit", max_iterations=1)
+    container = rules_graph(tmp_path, embedder, DEPOTS)
     try:
-        container.ingestor().ingest_paths([corpus])
         result = answer(container, question, llm=client, settings=cfg)
     finally:
         container.store.close()

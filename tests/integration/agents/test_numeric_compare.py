@@ -9,6 +9,7 @@ from pathlib import Path
 from agents.config import AgentSettings
 from agents.orchestrator import answer
 from kg.container import Container
+from tests.invented import ingest_docs
 
 DOCS = {
     "brackley-depot.md": (
@@ -24,18 +25,10 @@ DOCS = {
 }
 
 
-def _ingest(container: Container, tmp_path: Path) -> None:
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    for name, text in DOCS.items():
-        (folder / name).write_text(text, encoding="utf-8")
-    container.ingestor().ingest_paths([folder])
-
-
 def test_the_larger_and_the_smaller_amount_are_worked_out_by_the_tools(
     container: Container, tmp_path: Path
 ) -> None:
-    _ingest(container, tmp_path)
+    ingest_docs(container, tmp_path / "docs", DOCS)
     cfg = AgentSettings(audit_dir=tmp_path / "audit")
 
     result = answer(

@@ -10,6 +10,7 @@ from pathlib import Path
 from agents.config import AgentSettings
 from agents.orchestrator import answer
 from kg.container import Container
+from tests.invented import ingest_docs
 
 DOCS = {
     "about-fenmoor-trust.md": (
@@ -27,18 +28,10 @@ DOCS = {
 }
 
 
-def _ingest(container: Container, tmp_path: Path) -> None:
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    for name, text in DOCS.items():
-        (folder / name).write_text(text, encoding="utf-8")
-    container.ingestor().ingest_paths([folder])
-
-
 def test_a_role_found_only_for_another_organisation_is_not_the_answer(
     container: Container, tmp_path: Path
 ) -> None:
-    _ingest(container, tmp_path)
+    ingest_docs(container, tmp_path / "docs", DOCS)
     cfg = AgentSettings(audit_dir=tmp_path / "audit")
 
     result = answer(container, "Who chairs the board of the Kelby Wildlife Zoo?", settings=cfg)
