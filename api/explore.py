@@ -4,10 +4,8 @@ sentence of an evidence chunk that supports a relation."""
 
 from __future__ import annotations
 
-import contextlib
 import re
 from collections.abc import Iterable, Sequence
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,14 +21,6 @@ def explore_port(store: GraphStore) -> GraphExplorer:
             501, f"the {type(store).__name__} store does not implement the explore queries"
         )
     return store
-
-
-def one_version(store: GraphStore) -> AbstractContextManager[None]:
-    """The reads of a request inside, made on one committed graph version, where the store
-    can hold one open (the embedded store's read-only transaction); a store that cannot
-    answers each read from the version of its moment."""
-    snapshot = getattr(store, "read_snapshot", None)
-    return snapshot() if callable(snapshot) else contextlib.nullcontext()
 
 
 def with_ranks(explorer: GraphExplorer, nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -8,6 +8,7 @@ indexes (an explicit, idempotent step).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from types import TracebackType
 from typing import Protocol, Self, runtime_checkable
 
@@ -71,6 +72,13 @@ class GraphStore(GraphExplorer, Protocol):
         """Whether the graph changed since authority was last stored."""
 
     # --- reads --------------------------------------------------------------
+    def read_snapshot(self) -> AbstractContextManager[None]:
+        """Every read of this thread inside reads one committed graph version: for a caller
+        (an API route) that makes several reads to answer one request. The embedded store
+        holds one read-only transaction open; a server store that answers each read from the
+        version of its moment gives a context that does nothing."""
+        ...
+
     def document_states(self, doc_ids: Sequence[str]) -> dict[str, DocumentState]: ...
 
     def existing_entity_ids(self, entity_ids: Sequence[str]) -> set[str]: ...

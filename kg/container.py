@@ -17,6 +17,7 @@ from graph_store import GraphStore
 from graph_store.read_model import GraphReadModel
 from kg.settings import Settings
 from retrieval.embedder import Embedder, make_embedder
+from retrieval.embedding_cache import CachedEmbedder
 from retrieval.read_model import InMemoryReadModel
 from retrieval.search import Searcher
 
@@ -109,7 +110,9 @@ class Container:
     extractor: Extractor
 
     def ingestor(self) -> Ingestor:
-        return Ingestor(self.store, self.embedder, self.extractor, self.settings, self.read_model())
+        # Ingest embeds each text once: it goes past the reads' cache rather than empty it.
+        model = self.embedder.inner if isinstance(self.embedder, CachedEmbedder) else self.embedder
+        return Ingestor(self.store, model, self.extractor, self.settings, self.read_model())
 
     _searcher: Searcher | None = field(default=None, init=False, repr=False, compare=False)
     _model: tuple[GraphStore, GraphReadModel] | None = field(
@@ -135,7 +138,7 @@ class Container:
 
 
 def build(settings: Settings) -> Container:
-    embedder = build_embedder(settings)
+    embedder = CachedEmbedder(build_embedder(settings), settings.embedding.read_cache_entries)
     return Container(
         settings=settings,
         embedder=embedder,

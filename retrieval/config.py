@@ -28,6 +28,12 @@ class EmbeddingSettings(BaseModel):
     # workers spin on the cores the model's threads need: with 2 on 2 cores, graph retrieval
     # p50 / p95 was 54 / 93 ms, with 1 it was 43.5 / 60 ms (dense 43 / 108 -> 32 / 42).
     blas_threads: int = Field(default=1, ge=0, le=256)
+    # Vectors of the last N texts the reads embedded (retrieval/embedding_cache.py; 0: off),
+    # 1.5 KB each: 20,000 are about 31 MB, 500 asks of new evidence. An offline ask embeds about
+    # 40 texts (its question, the admitted chunks, each candidate sentence), most of its CPU:
+    # 5 demo asks again took 20.4 CPU s without, 0.4 with; HotpotQA 1-50 took 15 % of its
+    # texts from it; answers byte-identical (docs/benchmarks.md, "Reads under an ingest").
+    read_cache_entries: int = Field(default=20_000, ge=0, le=10_000_000)
 
 
 class RetrievalSettings(BaseModel):

@@ -12,6 +12,7 @@ Loading is lazy: constructing costs nothing, and neither library is imported bef
 
 from __future__ import annotations
 
+import copy
 import importlib.util
 import os
 import threading
@@ -80,6 +81,14 @@ class SentenceTransformerEmbedder:
         self._model: Any = None
         self._lock = threading.Lock()
         self._replica: SentenceTransformerEmbedder | None = None
+        # A copy of the model's tokenizer for counting tokens (the ordering pass of ``embed``,
+        # ``count_tokens``), used one call at a time. The model's own one sets its padding and
+        # truncation at every call: counting on it (no padding) beside another thread's encode
+        # (padding) left that encode with ragged rows ("Unable to create tensor"): a /v1/ask
+        # answered 500 in the load check, and 1 in 120 embeds of three threads failed while a
+        # fourth counted tokens (0 in 240 with the copy).
+        self._counter: Any = None
+        self._counter_lock = threading.Lock()
 
     @property
     def model_name(self) -> str:
@@ -115,6 +124,7 @@ class SentenceTransformerEmbedder:
                     self._model = SentenceTransformer(ref, device=self._device)
                 except (OSError, ValueError, RuntimeError) as exc:
                     raise EmbeddingError(f"cannot load embedding model {ref!r}: {exc}") from exc
+                self._counter = copy.deepcopy(self._model.tokenizer)
                 if self._blas_threads:
                     limit_openblas(self._blas_threads)
             return self._model
@@ -133,9 +143,10 @@ class SentenceTransformerEmbedder:
         items = list(texts)
         order = np.arange(len(items))
         if len(items) > self._batch_size:  # one batch (a question) needs no ordering pass
-            lengths = model.tokenizer(
-                items, truncation=True, max_length=model.max_seq_length, return_length=True
-            )["length"]
+            with self._counter_lock:
+                lengths = self._counter(
+                    items, truncation=True, max_length=model.max_seq_length, return_length=True
+                )["length"]
             order = np.argsort(np.asarray(lengths), kind="stable")
         parts = [order[i : i + self._batch_size] for i in range(0, len(items), self._batch_size)]
         vectors = [self._encode(model, [items[i] for i in rows]) for rows in parts]
@@ -158,8 +169,9 @@ class SentenceTransformerEmbedder:
         )
 
     def count_tokens(self, text: str) -> int:
-        tokenizer = self._load().tokenizer
-        return len(tokenizer.encode(text, add_special_tokens=False))
+        self._load()
+        with self._counter_lock:
+            return len(self._counter.encode(text, add_special_tokens=False))
 
 
 # sentence-transformers' max_seq_length for all-MiniLM-L6-v2 (sentence_bert_config.json):

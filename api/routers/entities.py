@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 
 from api.deps import StoreDep
-from api.explore import explore_port, one_version, supporting_sentence, with_ranks
+from api.explore import explore_port, supporting_sentence, with_ranks
 from api.schemas import jsonable
 from core.errors import NotFoundError
 from graph_store.port import MAX_HOPS
@@ -43,7 +43,7 @@ def neighborhood(
 ) -> dict[str, Any]:
     """Entities within ``hops`` typed relations, with the relations among them; each entity
     with its PageRank and mention count."""
-    with one_version(store):  # the ranks of the neighbourhood's own version
+    with store.read_snapshot():  # the ranks of the neighbourhood's own version
         graph = store.neighbourhood(entity_id, hops, limit)
         if not graph.nodes:
             raise NotFoundError(f"no entity with id {entity_id!r}")
@@ -62,7 +62,7 @@ def relation_evidence(
     each chunk's ``support`` is its sentence naming both entities (by name or alias), as
     ``start:end`` of its text."""
     explorer = explore_port(store)
-    with one_version(store):
+    with store.read_snapshot():
         relations = jsonable(explorer.edge_evidence(source, target))
         ends = []
         for eid in (source, target):
@@ -83,7 +83,7 @@ def paths(
 ) -> dict[str, Any]:
     """Shortest relation paths between two entities, up to ``max_hops``."""
     explorer = explore_port(store)
-    with one_version(store):
+    with store.read_snapshot():
         found = jsonable(explorer.paths(from_id, to_id, max_hops))
         for path in found:
             path["nodes"] = with_ranks(explorer, path["nodes"])

@@ -21,7 +21,7 @@ from __future__ import annotations
 import threading
 import uuid
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
@@ -335,6 +335,11 @@ class FalkorGraphStore(FalkorReadsMixin, FalkorExploreMixin):
     def graph_version(self) -> str:
         """Changes with every committed write; empty for a graph never written."""
         return self._meta("graph_version") or ""
+
+    def read_snapshot(self) -> AbstractContextManager[None]:
+        """Nothing to hold: each query reads the graph as the server has it at that moment
+        (a write is one query, run whole); a request's reads are not pinned to one version."""
+        return nullcontext()
 
     def pagerank(self, k: int = 10) -> list[tuple[str, float]]:
         """FalkorDB's own PageRank over entities and relations (``algo.pageRank``), best

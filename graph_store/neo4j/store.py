@@ -12,6 +12,7 @@ The ``neo4j`` driver is imported in ``open()``; the constructor does no I/O.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -302,6 +303,11 @@ class Neo4jGraphStore(Neo4jReadsMixin, Neo4jExploreMixin):
     def mark_authority_current(self, version: str) -> None:
         """Record that stored authority was computed from graph ``version``."""
         self._write("meta_set", key="pagerank_version", value=version)
+
+    def read_snapshot(self) -> contextlib.AbstractContextManager[None]:
+        """Nothing to hold: each read is its own transaction on the committed version of its
+        moment (MVCC); a request's reads are not pinned to one version."""
+        return contextlib.nullcontext()
 
     def read(self, name: str, **params: Any) -> list[list[Any]]:
         """Run the named read query ``cypher/neo4j/<name>.cypher`` (for the read model)."""

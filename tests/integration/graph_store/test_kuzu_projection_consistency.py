@@ -14,7 +14,6 @@ from typing import Any
 import numpy as np
 import pytest
 
-from api.explore import one_version
 from graph_schema import DocumentGraph
 from graph_store import ProjectionData
 from graph_store.kuzu.store import KuzuGraphStore
@@ -117,9 +116,9 @@ def test_the_neighbourhood_route_ranks_its_nodes_on_the_neighbourhood_s_version(
     store: KuzuGraphStore,
 ) -> None:
     """The API's neighbourhood is two reads (the subgraph, then each node's rank) in one
-    snapshot (``api.explore.one_version``): a commit that gives ``a0`` a second mention,
-    asked for between them, is in neither (without the snapshot it lands in between: the
-    ranks read waits for that COMMIT)."""
+    snapshot (``GraphStore.read_snapshot``, which the entity routes hold): a commit that
+    gives ``a0`` a second mention, asked for between them, is in neither (without the
+    snapshot it lands in between: the ranks read waits for that COMMIT)."""
     writers = _commit_between_reads(
         store, after="relations_among", doc=graph("d2", ["again"], ["a0"], [])
     )
@@ -137,7 +136,7 @@ def test_the_neighbourhood_route_ranks_its_nodes_on_the_neighbourhood_s_version(
 
     store._write_batch = write_hooked  # type: ignore[method-assign]
     store._exclusive = asking  # type: ignore[method-assign]
-    with one_version(store):
+    with store.read_snapshot():
         got = store.neighbourhood("a0", hops=1)
         assert commit_asked.wait(120), "the write did not come to its COMMIT"
         ranks = store.entity_ranks([n.id for n in got.nodes])

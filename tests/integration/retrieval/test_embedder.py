@@ -1,7 +1,9 @@
 """The sentence-transformers adapter on the real offline model: batching by token count must
-not change any vector or its position."""
+not change any vector or its position, and threads may embed and count tokens at once."""
 
 from __future__ import annotations
+
+import threading
 
 import numpy as np
 
@@ -32,6 +34,39 @@ def test_vectors_keep_input_order_and_match_one_at_a_time() -> None:
     # Distinct texts stay distinct: no row was written to another text's slot.
     sims = together @ together.T
     assert (np.argmax(sims, axis=1) == np.arange(len(TEXTS))).all()
+
+
+def test_threads_embed_while_another_counts_tokens() -> None:
+    """The API embeds on several threads (questions, evidence, an ingest's chunks) and the
+    chunker counts tokens: counting must not change the padding an encode relies on."""
+    embedder = SentenceTransformerEmbedder(batch_size=3)  # the ordering pass runs each call
+    expected = np.asarray(embedder.embed(TEXTS))
+    errors: list[BaseException] = []
+    results: list[np.ndarray] = []
+
+    def embedding() -> None:
+        for _ in range(20):
+            try:
+                results.append(np.asarray(embedder.embed(TEXTS)))
+            except Exception as exc:  # collected: a thread's failure would be lost
+                errors.append(exc)
+
+    def counting() -> None:
+        for _ in range(100):
+            try:
+                embedder.count_tokens("A few words to count, " * 4)
+            except Exception as exc:
+                errors.append(exc)
+
+    threads = [threading.Thread(target=embedding) for _ in range(3)]
+    threads.append(threading.Thread(target=counting))
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert len(results) == 60
+    assert all(np.allclose(r, expected, atol=1e-5) for r in results)
 
 
 def test_nothing_in_nothing_out() -> None:

@@ -199,3 +199,18 @@ def test_graph_version_and_projection_data(store: Any) -> None:
     assert data.relations == [("a", "b", "PART_OF", 1.0)] and len(data.mentions) == 2
     store.upsert_documents([graph("db", ["y"], ["c"], [])])
     assert store.graph_version() != first
+
+
+def test_reads_inside_a_read_snapshot_answer_and_nest(store: Any) -> None:
+    """Every store gives a request's reads a ``read_snapshot`` (the embedded store pins one
+    version inside; the server stores read the version of each moment): reads inside it
+    answer as outside, a snapshot inside another is allowed, and the store writes after."""
+    store.upsert_documents([graph("da", ["x"], ["a", "b"], [("a", "b")])])
+    with store.read_snapshot():
+        inside = store.neighbourhood("a", hops=1)
+        with store.read_snapshot():
+            counts = store.counts()
+    assert {n.id for n in inside.nodes} == {"a", "b"}
+    assert (counts.documents, counts.entities) == (1, 2)
+    store.upsert_documents([graph("db", ["y"], ["c"], [])])
+    assert store.counts().documents == 2
