@@ -88,13 +88,23 @@ def bridges(entities: Sequence[Entity], question: str) -> list[str]:
 
 
 def short_answer(
-    kind: Kind, sentence: str, entities: Sequence[Entity], question: str
+    kind: Kind,
+    sentence: str,
+    entities: Sequence[Entity],
+    question: str,
+    roles: Sequence[tuple[int, int]] = (),
 ) -> str | None:
     """The candidate of the asked type nearest the question's own words in ``sentence``:
-    "... based in Columbus, Ohio" answers "is based where" with "Columbus, Ohio"."""
+    "... based in Columbus, Ohio" answers "is based where" with "Columbus, Ohio". With
+    ``roles`` (where the sentence states who fills the role the question asks about,
+    ``reader.parse.role_spans``), a candidate there comes first: "Ann Lee decided to write a
+    novel about Tom" answers "who wrote the novel" with Ann Lee, not Tom."""
     found = _joined(sentence, candidates(kind, entities, question))
     if not found:
         return None
+    cast = in_role(sentence, found, roles)
+    if cast:
+        found = cast
     relation, named = _anchors(sentence, question)
     spans = relation + named
     others = [m.start() for t, _ in new_entities(entities, question)
@@ -116,6 +126,16 @@ def short_answer(
     if kind == "NUMBER":
         return _with_marks(sentence, best)
     return _with_list_tail(sentence, best) if kind in _NAME_KINDS else best
+
+
+def in_role(sentence: str, found: Sequence[str], roles: Sequence[tuple[int, int]]) -> list[str]:
+    """The ``found`` candidates written inside one of the ``roles`` spans of ``sentence``."""
+    out = []
+    for text in found:
+        at = sentence.find(text)
+        if at >= 0 and any(a <= at < b or at <= a < at + len(text) for a, b in roles):
+            out.append(text)
+    return out
 
 
 def _anchors(sentence: str, question: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:

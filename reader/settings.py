@@ -40,6 +40,11 @@ class ReaderSettings(BaseModel):
     # When a question about the future meets a sentence about the future (d4685c9; no dev
     # question asks about the future: it changes no shared-set answer).
     tense_weight: float = Field(default=0.1, ge=0.0)
+    # The part's best answering sentences parsed for who fills the asked role ("who wrote":
+    # the writer), the first where a candidate of the asked type fills it answering
+    # (``reader.parse``); 0 turns the parse off. Chosen on dev (see docs/benchmarks.md,
+    # "Roles from the parse").
+    role_sentences: int = Field(default=3, ge=0)
     # For sentences about what the anchor sentences name (the multi-hop bridge), with the
     # best sentences of ``anchor_documents`` documents as anchors (f6195b3; a bridge weight of
     # 0.4 and anchors of four or six sentences moved HotpotQA and MuSiQue by one question
