@@ -107,20 +107,10 @@ def short_answer(
         found = cast
     relation, named = _anchors(sentence, question)
     spans = relation + named
-    others = [m.start() for t, _ in new_entities(entities, question)
-              for m in re.finditer(re.escape(t), sentence)]  # fmt: skip
 
-    def distance(text: str) -> tuple[int, int, int, int]:
+    def distance(text: str) -> int:
         at = sentence.find(text)
-        near = min((abs(at - a) for a, _ in spans), default=at)
-        lo, hi = _clause(sentence, at)
-        if (lo, hi) == (0, len(sentence)):
-            return 0, 0, 0, near
-        inside = [sum(lo <= a < hi for a, _ in x) for x in (relation, named)]
-        # A clause that names something else besides ("Chair of the Patient Voice") is
-        # about that, not about the question's subject.
-        foreign = sum(lo <= o < hi and not at <= o < at + len(text) for o in others)
-        return -inside[0], -inside[1], foreign, near
+        return min((abs(at - a) for a, _ in spans), default=at)
 
     best = min(found, key=distance)
     if kind == "NUMBER":
@@ -146,14 +136,6 @@ def _anchors(sentence: str, question: str) -> tuple[list[tuple[int, int]], list[
     found = [(m.start(), m.end(), lemma(m.group(0))) for m in WORD.finditer(sentence)]
     relation = [(a, b) for a, b, s in found if s in asked and s not in names]
     return relation, [(a, b) for a, b, s in found if s in asked and s in names]
-
-
-def _clause(sentence: str, at: int) -> tuple[int, int]:
-    """The ";"-separated part of ``sentence`` around offset ``at``: in "Present: A, Chair;
-    B, Director of the Fund" each person's words are their own ("who chairs" answers A)."""
-    start = sentence.rfind(";", 0, max(at, 0)) + 1
-    end = sentence.find(";", max(at, 0))
-    return start, len(sentence) if end < 0 else end
 
 
 def _with_marks(sentence: str, text: str) -> str:
