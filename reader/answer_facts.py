@@ -144,6 +144,15 @@ def item_head(sentence: str) -> str | None:
     return "mark"
 
 
+_FUTURE = re.compile(r"\b(will|shall|would|going to|plans? to|aims? to|intends? to)\b", re.I)
+
+
+def same_time(part: QuestionPart, sentence: str) -> bool:
+    """A question about what will happen is answered by a sentence about the future ("we will
+    add"), not by one about today ("we run four")."""
+    return bool(_FUTURE.search(part.text)) and bool(_FUTURE.search(sentence))
+
+
 def sentence_lemmas(sentence: str) -> set[str]:
     """The sentence's words in all their ``forms``, a hyphenated word also by its parts: "a
     two-time regional finalist" uses "time"."""

@@ -11,6 +11,7 @@ leading the sentence, as "he" or "the film" often stand for it), plus
   candidate of the asked type by NER (``reader.answer_types``): a person for "who", a place
   for "where" (not for numbers, which the rules see); a sentence that only repeats the
   question's entities gets neither;
+- a question about the future meeting a sentence about the future;
 - less for evidence retrieval ranked lower.
 
 Multi-hop questions are answered by a chain of sentences: the one about the question's subject
@@ -31,7 +32,7 @@ from typing import Protocol
 import numpy as np
 
 from extraction.chunking import split_sentences
-from reader.answer_facts import carries, coverage, sentence_lemmas
+from reader.answer_facts import carries, coverage, same_time, sentence_lemmas
 from reader.answer_types import Entity, Ner, bridges, candidates
 from reader.question import QuestionPart, part_queries
 from reader.settings import ReaderSettings
@@ -105,6 +106,7 @@ def scores(
                 + w.name_weight * name
                 + w.fact_weight * float(carries(part.kind, c.sentence, question))
                 + w.type_weight * typed(part, c, question)
+                + w.tense_weight * float(same_time(part, c.sentence))
                 - w.rank_penalty * c.rank
             )
     return out
