@@ -43,8 +43,9 @@ class ReaderSettings(BaseModel):
     tense_weight: float = Field(default=0.1, ge=0.0)
     # The part's best answering sentences parsed for who fills the asked role ("who wrote":
     # the writer), the first where a candidate of the asked type fills it answering
-    # (``reader.parse``); 0 turns the parse off. Chosen on dev (see docs/benchmarks.md,
-    # "Roles from the parse").
+    # (``reader.parse``); 0 turns the parse off. Chosen on dev (docs/benchmarks.md, "Roles
+    # from the parse"): 0 -> 3 HotpotQA lead F1 0.393 -> 0.413, MuSiQue recall 0.46 -> 0.48;
+    # 5 loses MuSiQue's recall again (0.46).
     role_sentences: int = Field(default=3, ge=0)
     # For sentences about what the anchor sentences name (the multi-hop bridge), with the
     # best sentences of ``anchor_documents`` documents as anchors (f6195b3; a bridge weight of
