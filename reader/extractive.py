@@ -25,13 +25,13 @@ import numpy as np
 
 from extraction.chunking import split_sentences
 from reader.answer_facts import carries, coverage, item_head
-from reader.answer_types import Ner, in_role, short_answer
+from reader.answer_types import Ner, short_answer
 from reader.answer_types import candidates as typed_candidates
 from reader.chain import second_hop
 from reader.choice import Choice, choose
-from reader.parse import asked, role_spans
-from reader.question import Kind, QuestionPart, analyse, interrogative_sentence
+from reader.question import Kind, QuestionPart, analyse
 from reader.quote import graph_lines, with_subject
+from reader.roles import cast_sentence, full_name
 from reader.sentence_rank import (
     Candidate,
     Passage,
@@ -221,7 +221,7 @@ def _answer_parts(
         # The part's answer is the best sentence that states a fact of the asked kind about
         # the asked relation; only when none does, the best sentence at all (not found).
         answering = [i for i in order if _found(part, candidates[i], question)]
-        cast = _cast(part, question, candidates, answering, opts.role_sentences)
+        cast = cast_sentence(part, question, candidates, answering, opts.role_sentences)
         pick = cast[0] if cast else answering[0] if answering else order[0]
         best = candidates[pick]
         found = bool(answering)
@@ -337,50 +337,6 @@ def _fill(
                 continue
             docs.add(c.passage.doc_title)
             chosen.append(pair)
-
-
-# Kinds answered by a name that can fill a verb's role: "who wrote", "which firm built".
-_CAST_KINDS = frozenset({"PERSON", "PLACE", "THING"})
-
-
-def _cast(
-    part: QuestionPart,
-    question: str,
-    candidates: list[Candidate],
-    answering: list[int],
-    sentences: int,
-) -> tuple[int, list[tuple[int, int]]] | None:
-    """The first of the part's ``sentences`` best answering sentences where a candidate of
-    the asked type fills the role the part asks about (``reader.parse``): for "who wrote the
-    novel", "Ann Lee decided to write it" over "The novel is about Tom", and the spans of
-    that role. Only these few sentences are parsed."""
-    if part.kind not in _CAST_KINDS or not answering or sentences <= 0:
-        return None
-    want = asked(interrogative_sentence(part.text))
-    if want is None:
-        return None
-    for i in answering[:sentences]:
-        c = candidates[i]
-        spans = role_spans(c.sentence, want)
-        typed = typed_candidates(part.kind, c.entities or (), question)
-        if spans and in_role(c.sentence, typed, spans):
-            return i, spans
-    return None
-
-
-def full_name(name: str, title: str, candidates: Sequence[Candidate]) -> str:
-    """A person named by one word ("Lee") is the person of that surname or first name the
-    same document names in full ("Ann Lee"), when it names exactly one."""
-    if " " in name.strip():
-        return name
-    full = {
-        text
-        for c in candidates
-        if c.passage.doc_title == title
-        for text, label in c.entities or ()
-        if label == "PERSON" and (text.endswith(f" {name}") or text.startswith(f"{name} "))
-    }
-    return full.pop() if len(full) == 1 else name
 
 
 def _found(part: QuestionPart, best: Candidate, question: str) -> bool:
