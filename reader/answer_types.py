@@ -88,34 +88,44 @@ def bridges(entities: Sequence[Entity], question: str) -> list[str]:
 
 
 def short_answer(
-    kind: Kind, sentence: str, entities: Sequence[Entity], question: str
+    kind: Kind,
+    sentence: str,
+    entities: Sequence[Entity],
+    question: str,
+    roles: Sequence[tuple[int, int]] = (),
 ) -> str | None:
     """The candidate of the asked type nearest the question's own words in ``sentence``:
-    "... based in Columbus, Ohio" answers "is based where" with "Columbus, Ohio"."""
+    "... based in Columbus, Ohio" answers "is based where" with "Columbus, Ohio". With
+    ``roles`` (where the sentence states who fills the role the question asks about,
+    ``reader.parse.role_spans``), a candidate there comes first: "Ann Lee decided to write a
+    novel about Tom" answers "who wrote the novel" with Ann Lee, not Tom."""
     found = _joined(sentence, candidates(kind, entities, question))
     if not found:
         return None
+    cast = in_role(sentence, found, roles)
+    if cast:
+        found = cast
     relation, named = _anchors(sentence, question)
     spans = relation + named
-    others = [m.start() for t, _ in new_entities(entities, question)
-              for m in re.finditer(re.escape(t), sentence)]  # fmt: skip
 
-    def distance(text: str) -> tuple[int, int, int, int]:
+    def distance(text: str) -> int:
         at = sentence.find(text)
-        near = min((abs(at - a) for a, _ in spans), default=at)
-        lo, hi = _clause(sentence, at)
-        if (lo, hi) == (0, len(sentence)):
-            return 0, 0, 0, near
-        inside = [sum(lo <= a < hi for a, _ in x) for x in (relation, named)]
-        # A clause that names something else besides ("Chair of the Patient Voice") is
-        # about that, not about the question's subject.
-        foreign = sum(lo <= o < hi and not at <= o < at + len(text) for o in others)
-        return -inside[0], -inside[1], foreign, near
+        return min((abs(at - a) for a, _ in spans), default=at)
 
     best = min(found, key=distance)
     if kind == "NUMBER":
         return _with_marks(sentence, best)
     return _with_list_tail(sentence, best) if kind in _NAME_KINDS else best
+
+
+def in_role(sentence: str, found: Sequence[str], roles: Sequence[tuple[int, int]]) -> list[str]:
+    """The ``found`` candidates written inside one of the ``roles`` spans of ``sentence``."""
+    out = []
+    for text in found:
+        at = sentence.find(text)
+        if at >= 0 and any(a <= at < b or at <= a < at + len(text) for a, b in roles):
+            out.append(text)
+    return out
 
 
 def _anchors(sentence: str, question: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
@@ -126,14 +136,6 @@ def _anchors(sentence: str, question: str) -> tuple[list[tuple[int, int]], list[
     found = [(m.start(), m.end(), lemma(m.group(0))) for m in WORD.finditer(sentence)]
     relation = [(a, b) for a, b, s in found if s in asked and s not in names]
     return relation, [(a, b) for a, b, s in found if s in asked and s in names]
-
-
-def _clause(sentence: str, at: int) -> tuple[int, int]:
-    """The ";"-separated part of ``sentence`` around offset ``at``: in "Present: A, Chair;
-    B, Director of the Fund" each person's words are their own ("who chairs" answers A)."""
-    start = sentence.rfind(";", 0, max(at, 0)) + 1
-    end = sentence.find(";", max(at, 0))
-    return start, len(sentence) if end < 0 else end
 
 
 def _with_marks(sentence: str, text: str) -> str:

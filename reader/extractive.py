@@ -31,6 +31,7 @@ from reader.chain import second_hop
 from reader.choice import Choice, choose
 from reader.question import Kind, QuestionPart, analyse
 from reader.quote import graph_lines, with_subject
+from reader.roles import cast_sentence, full_name
 from reader.sentence_rank import (
     Candidate,
     Passage,
@@ -75,6 +76,9 @@ class PartAnswer:
     # Share of the part's name words that the evidence holds anywhere (1.0 when the part
     # names nothing): a name no passage holds is a subject the evidence is not about.
     named: float = 0.0
+    # The short answer fills the role the part asks about, by the parse ("who wrote" ->
+    # the one who writes): a chain's second hop does not replace it.
+    cast: bool = False
 
     @property
     def cites(self) -> str:
@@ -217,11 +221,16 @@ def _answer_parts(
         # The part's answer is the best sentence that states a fact of the asked kind about
         # the asked relation; only when none does, the best sentence at all (not found).
         answering = [i for i in order if _found(part, candidates[i], question)]
-        best = candidates[answering[0] if answering else order[0]]
+        cast = cast_sentence(part, question, candidates, answering, opts.role_sentences)
+        pick = cast[0] if cast else answering[0] if answering else order[0]
+        best = candidates[pick]
         found = bool(answering)
         phrase = None
         if found and best.entities:
-            phrase = short_answer(part.kind, best.sentence, best.entities, question)
+            roles = cast[1] if cast else ()
+            phrase = short_answer(part.kind, best.sentence, best.entities, question, roles)
+            if phrase and part.kind == "PERSON":
+                phrase = full_name(phrase, best.passage.doc_title, candidates)
         if part.kind == "LIST":
             items = _enumeration(order[: opts.list_heads], candidates, siblings, opts)
             if items:
@@ -244,8 +253,9 @@ def _answer_parts(
                 best.passage.chunk_id,
                 rel if part.relation_words else 1.0,
                 phrase if part.kind != "LIST" else None,
-                top=bool(answering) and answering[0] == order[0],
+                top=bool(answering) and pick == order[0],
                 named=coverage(part, "", everything)[1] if part.name_words else 1.0,
+                cast=cast is not None and part.kind != "LIST",
             )
         )
     return out
@@ -299,7 +309,7 @@ def _chain(
     c = cands[hop.index]
     if (c.sentence, c.passage.chunk_id) not in picked.chosen:
         picked.chosen.append((c.sentence, c.passage.chunk_id))
-    if hop.phrase:
+    if hop.phrase and not picked.parts[0].cast:
         part = picked.parts[0]
         picked.parts[0] = replace(part, phrase=hop.phrase, read_from=(c.passage.chunk_id,))
 

@@ -38,8 +38,15 @@ class ReaderSettings(BaseModel):
     # (f6195b3, as above).
     type_weight: float = Field(default=0.2, ge=0.0)
     # When a question about the future meets a sentence about the future (d4685c9; no dev
-    # question asks about the future: it changes no shared-set answer).
+    # question asks about the future: it changes no shared-set answer; without it the demo's
+    # two-part future question of tests/integration/agents/test_offline_answers.py fails).
     tense_weight: float = Field(default=0.1, ge=0.0)
+    # The part's best answering sentences parsed for who fills the asked role ("who wrote":
+    # the writer), the first where a candidate of the asked type fills it answering
+    # (``reader.parse``); 0 turns the parse off. Chosen on dev (docs/benchmarks.md, "Roles
+    # from the parse"): 0 -> 3 HotpotQA lead F1 0.393 -> 0.413, MuSiQue recall 0.46 -> 0.48;
+    # 5 loses MuSiQue's recall again (0.46).
+    role_sentences: int = Field(default=3, ge=0)
     # For sentences about what the anchor sentences name (the multi-hop bridge), with the
     # best sentences of ``anchor_documents`` documents as anchors (f6195b3; a bridge weight of
     # 0.4 and anchors of four or six sentences moved HotpotQA and MuSiQue by one question
