@@ -45,8 +45,10 @@ class ReaderSettings(BaseModel):
     # the writer), the first where a candidate of the asked type fills it answering
     # (``reader.parse``); 0 turns the parse off. Chosen on dev (docs/benchmarks.md, "Roles
     # from the parse"): 0 -> 3 HotpotQA lead F1 0.393 -> 0.413, MuSiQue recall 0.46 -> 0.48;
-    # 5 loses MuSiQue's recall again (0.46).
-    role_sentences: int = Field(default=3, ge=0)
+    # 5 loses MuSiQue's recall again (0.46). Off by default: at 3 the held-out sets each lost a
+    # lead answer (HotpotQA 51-100 lead EM 0.26 -> 0.24; unseen HotpotQA 0.525 -> 0.500,
+    # MuSiQue 0.275 -> 0.250): +2 on dev against -3 held out is not a rule that generalises.
+    role_sentences: int = Field(default=0, ge=0)
     # For sentences about what the anchor sentences name (the multi-hop bridge), with the
     # best sentences of ``anchor_documents`` documents as anchors (f6195b3; a bridge weight of
     # 0.4 and anchors of four or six sentences moved HotpotQA and MuSiQue by one question

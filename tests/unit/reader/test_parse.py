@@ -95,7 +95,7 @@ def test_the_answer_is_read_where_the_parse_says_who_does_the_asked_relation(
         question,
         evidence,
         SentenceTransformerEmbedder(),
-        options=ReaderSettings(),
+        options=ReaderSettings(role_sentences=3),
         ner=ner,
     )
     lead = reading.answer.splitlines()[0]
