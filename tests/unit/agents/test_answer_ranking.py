@@ -4,31 +4,15 @@ answer first, yes/no verdicts, and confidence that is never HIGH without the ask
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 
 from agents.confidence import cap_by_parts
-from reader.answer_types import Ner, candidates, short_answer, spacy_ner
+from reader.answer_types import Ner, candidates, short_answer
 from reader.extractive import PartAnswer, extractive_answer
 from reader.question import analyse
 from reader.settings import ReaderSettings
 from retrieval.embedder import SentenceTransformerEmbedder
-
-
-@dataclass(frozen=True)
-class Doc:
-    chunk_id: str
-    doc_title: str
-    text: str
-
-
-@pytest.fixture(scope="module")
-def ner() -> Ner:
-    found = spacy_ner("auto")
-    if found is None:
-        pytest.skip("no trained spaCy pipeline installed")
-    return found
+from tests.unit.conftest import Doc
 
 
 @pytest.fixture(scope="module")

@@ -3,30 +3,14 @@ short answer that fills that role (``reader.extractive``). Real trained pipeline
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 
-from reader.answer_types import Ner, short_answer, spacy_ner
+from reader.answer_types import Ner, short_answer
 from reader.extractive import extractive_answer
-from reader.parse import Asked, asked, parsed, role_spans
+from reader.parse import Asked, asked, role_spans
 from reader.settings import ReaderSettings
 from retrieval.embedder import SentenceTransformerEmbedder
-
-
-@dataclass(frozen=True)
-class Doc:
-    chunk_id: str
-    doc_title: str
-    text: str
-
-
-@pytest.fixture(scope="module")
-def ner() -> Ner:
-    found = spacy_ner("auto")
-    if found is None or parsed("A test.") is None:
-        pytest.skip("no trained spaCy pipeline installed")
-    return found
+from tests.unit.conftest import Doc
 
 
 @pytest.mark.parametrize(
