@@ -163,7 +163,7 @@ def off_subject(
 
 
 def _written_as_name(span: str) -> bool:
-    return any(w[:1].isupper() or w.isupper() for w in span.split())
+    return any(w[:1].isupper() for w in span.split())
 
 
 def absent_measures(

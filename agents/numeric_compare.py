@@ -139,8 +139,8 @@ def _about(option: str, linked: Sequence[LinkedEntity]) -> Callable[[FactHit], b
 
 
 def _shared_measure(a: Figure, b: Figure, wanted: set[str]) -> str:
-    words = [w for w in measure_words(a.hit.fact.measure) if w in wanted or w in b.hit.fact.measure]
-    return " ".join(dict.fromkeys(words))
+    both = wanted | set(measure_words(b.hit.fact.measure))
+    return " ".join(dict.fromkeys(w for w in measure_words(a.hit.fact.measure) if w in both))
 
 
 __all__ = ["compare_options"]
