@@ -144,11 +144,23 @@ def off_subject(
     capital or an acronym: "chief executive" linked as a role is not the subject), and not
     when the question reaches its subject through another ("the director of the film that
     ..."), where the answering passage is rightly about the bridge."""
-    if len(parts) != 1 or names_through_another(question):
+    if len(parts) != 1:
         return []
     part = parts[0]
     read = part.read_from or ((part.chunk_id,) if part.chunk_id else ())
     if not part.found or part.kind not in TYPED_KINDS or not read:
+        return []
+    return unmentioned(question, g, evidence, read)
+
+
+def unmentioned(
+    question: str, g: Gathered, evidence: EvidenceBundle, read: Sequence[str]
+) -> list[str]:
+    """The names the question writes as names (linked to the graph by alias) when none of
+    them is mentioned by any of the chunks ``read`` (by the graph's mentions, or as the
+    chunk's document subject); [] when one is, or when the question reaches its subject
+    through another (see ``off_subject``)."""
+    if not read or names_through_another(question):
         return []
     subjects = [e for e in g.ctx.linked if e.method == "alias" and _written_as_name(e.matched)]
     if not subjects:

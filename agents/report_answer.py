@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from agents.answerer import Answering, ExtractiveAnswerer
 from agents.calls import BudgetExceeded, LLMCaller
-from agents.closing import not_found
+from agents.closing import decided_by_tools, not_found, off_subject, unmentioned
 from agents.models import AgenticResult, Finding
 from agents.prompt_files import load
 from agents.reader import NO_ANSWER, echoes, holds, numbered, supporting
@@ -58,6 +58,10 @@ class ReportAnswerer:
         # What closing will say unanswered gets no lead: a figure for a measure no evidence
         # names would read as the answer above "the documents do not answer".
         unanswered, _ = not_found(result, a.evidence, parts)
+        # Nor does an answer closing will put at LOW for being read from passages that never
+        # mention what the question names: the model read the same sentences.
+        if not unanswered and not decided_by_tools(result):
+            unanswered = bool(off_subject(result.question, a.gathered, a.evidence, parts))
         try:
             self._add(a, caller, result, unanswered)
         except (LlmError, BudgetExceeded) as exc:
@@ -103,11 +107,15 @@ class ReportAnswerer:
             ]
         if not why and not _grounded(short, support):
             why = "its words are not in the sentences it cites"
+        ids = list(dict.fromkeys(c.passage.chunk_id for c in support))
+        elsewhere = [] if why else unmentioned(run.question, a.gathered, a.evidence, ids)
+        if elsewhere:
+            names = ", ".join(f'"{n}"' for n in elsewhere)
+            why = f"the sentences it cites never mention {names}"
         if why:
             result.warnings.append(f"The model's short answer ({short!r}) was left out: {why}.")
             run.audit.write("report_lead", kept=False, answer=short, why=why)
             return
-        ids = list(dict.fromkeys(c.passage.chunk_id for c in support))
         lead = " ".join([short + ".", *(f"[{i}]" for i in ids)])
         answer = f"{lead}\n\n{result.answer}"
         findings = list(result.findings)

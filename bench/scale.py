@@ -105,19 +105,26 @@ def _measure(
         "graph": got["presets"]["graph"],
         "dense": got["presets"]["dense"],
     }
+    store_dir: Path | None = None
     if config.store == "embedded":
         store_dir = Path(corpus["store"])
         size = sum(f.stat().st_size for f in store_dir.rglob("*") if f.is_file())
         row["disk_bytes"] = size
         row["disk_bytes_per_passage"] = round(size / passages)
-        row |= _rss(store_dir, path, config.rss_questions, passages)
+    row |= _rss(config.store, store_dir, path, config.rss_questions, passages)
     return row
 
 
-def _rss(store_dir: Path, corpus: Path, questions: int, passages: int) -> dict[str, Any]:
+def _rss(
+    store: str, store_dir: Path | None, corpus: Path, questions: int, passages: int
+) -> dict[str, Any]:
     """bench/rss.py in a child process on the built store: memory after the embedder loaded,
-    and after graph searches and agent contexts (what the API process holds for the graph)."""
-    env = {**os.environ, "KG_DATA_DIR": str(store_dir), "KG_STORE": "embedded"}
+    and after graph searches and agent contexts (what the API process holds for the graph).
+    On Neo4j the child reads the database of this process's KG_NEO4J__* settings, as the
+    latency run did; the process should hold no copy of the graph (its read model is Neo4j's)."""
+    env = {**os.environ, "KG_STORE": store}
+    if store_dir is not None:
+        env["KG_DATA_DIR"] = str(store_dir)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
     cmd = [sys.executable, "-m", "bench.rss", "--corpus", str(corpus), "--count", str(questions)]
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True, cwd=ROOT)

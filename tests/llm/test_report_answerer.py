@@ -12,6 +12,7 @@ from agents.orchestrator import answer
 from llm.openai_compat import OpenAICompatClient
 from retrieval.embedder import SentenceTransformerEmbedder
 from tests.integration.agents.test_numeric_compare import DOCS as DEPOTS
+from tests.integration.agents.test_off_subject import DOCS as ZOO
 from tests.invented import rules_graph
 from tests.llm.test_reader import film_graph
 
@@ -60,5 +61,28 @@ def test_a_comparison_the_tools_decided_keeps_the_tools_lead(
 
     record = next(t for t in result.tool_calls if t.name == "compare_amounts")
     assert result.answer.startswith(f"{record.result['winner']} ["), result.answer
+    kept = [e for e in read(Path(result.audit_log)) if e["event"] == "report_lead"]
+    assert all(not e["kept"] for e in kept)
+
+
+def test_an_answer_read_off_subject_gets_no_model_lead(
+    client: OpenAICompatClient, embedder: SentenceTransformerEmbedder, tmp_path: Path
+) -> None:
+    """Asked for a role of an organisation the documents never give it for, the best sentence
+    names another organisation's holder of that role: the report stays the offline one, at
+    LOW with its caveat, and the model's short answer (read from the same sentences) does not
+    go above it as if it answered."""
+    question = "Who chairs the board of the Kelby Wildlife Zoo?"
+    cfg = AgentSettings(audit_dir=tmp_path / "audit", max_iterations=1)
+    container = rules_graph(tmp_path, embedder, ZOO)
+    try:
+        offline = answer(container, question, settings=cfg)
+        result = answer(container, question, llm=client, settings=cfg)
+    finally:
+        container.store.close()
+
+    assert offline.confidence == result.confidence == "LOW"
+    assert result.answer == offline.answer, result.answer
+    assert result.answer.endswith("it may be about something else.")
     kept = [e for e in read(Path(result.audit_log)) if e["event"] == "report_lead"]
     assert all(not e["kept"] for e in kept)
