@@ -102,6 +102,7 @@ KEEP = frozenset(
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _ONSETS = ("b", "d", "f", "g", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z", "br", "tr")
 _VOWELS = ("a", "e", "i", "o", "u", "ae", "io")
+SALTS_PER_LENGTH = 100
 
 
 def name_like(word: str) -> bool:
@@ -131,9 +132,13 @@ class NameShift:
         return _WORD.sub(lambda m: self.word(m[0]) if name_like(m[0]) else m[0], text)
 
     def _invent(self, original: str) -> str:
+        shortest = max(2, min(4, (len(original) + 2) // 3))
         for salt in range(1000):
             digest = hashlib.blake2b(f"{self.copy}\x1f{salt}\x1f{original}".encode()).digest()
-            syllables = max(2, min(4, (len(original) + 2) // 3))
+            # Two syllables make 12,544 stems: a corpus of 6,000 passages holds more short
+            # names than that, so a name that keeps colliding gets a syllable more every
+            # SALTS_PER_LENGTH tries (a name found in fewer keeps the stem it always had).
+            syllables = min(8, shortest + salt // SALTS_PER_LENGTH)
             stem = "".join(
                 _ONSETS[digest[2 * i] % len(_ONSETS)] + _VOWELS[digest[2 * i + 1] % len(_VOWELS)]
                 for i in range(syllables)

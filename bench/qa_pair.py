@@ -5,16 +5,18 @@ first alternates from question to question, so that a busy machine slows both mo
 seconds per question compare. Besides each mode's summary (``bench.qa.summarise``) the result
 says what held the LLM back: how many runs fell back to the extractive answer ("llm-failed"),
 the verifier's verdicts, tokens per step, and the questions one mode got right and the other
-did not. With ``answerers`` ("reader", "synthesis": ``KG_AGENT__LLM_ANSWERER``'s choices) each
-question is answered offline and once by each of them, a mode (and column) per answerer.
+did not. With ``answerers`` (``KG_AGENT__LLM_ANSWERER``'s choices: "reader", "report",
+"synthesis") each question is answered offline and once by each of them, a mode (and column)
+per answerer.
 """
 
 from __future__ import annotations
 
 import time
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args
 
+from agents.config import AgentSettings
 from bench.environment import describe
 from bench.metrics import mean
 from bench.multihop import dataset_name
@@ -35,7 +37,8 @@ if TYPE_CHECKING:
     from agents.models import AgenticResult
 
 MODES = ("offline", "llm")
-ANSWERERS = ("reader", "synthesis")
+# The answerers KG_AGENT__LLM_ANSWERER can name, read from the setting itself.
+ANSWERERS: tuple[str, ...] = get_args(AgentSettings.model_fields["llm_answerer"].annotation)
 
 
 def run_pair(

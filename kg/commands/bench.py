@@ -235,7 +235,7 @@ def qa(
         typer.Option(
             "--answerers",
             help="With --llm: comma-separated LLM answerers to run beside offline "
-            "(reader, synthesis; default: the configured KG_AGENT__LLM_ANSWERER).",
+            "(reader, report, synthesis; default: the configured KG_AGENT__LLM_ANSWERER).",
         ),
     ] = "",
     out_path: Annotated[Path | None, typer.Option("--out", help="Where RESULT.json goes.")] = None,

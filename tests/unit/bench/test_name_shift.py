@@ -67,3 +67,14 @@ def test_a_question_renamed_with_its_copy_is_answered_by_the_renamed_passage() -
     gold = next(p for p in copy if p["title"] == a)
     assert a in gold["text"] and q.split()[-2] in gold["text"]  # the renamed "Hale" in both
     assert q.startswith("Who founded the ")
+
+
+def test_more_short_names_than_two_syllables_can_spell_still_get_distinct_names() -> None:
+    # 15,000 two-letter names: more than the 12,544 two-syllable stems, as in a corpus of
+    # thousands of passages with many acronyms.
+    shift = NameShift(1, vocabulary=["Harlow", "Brackwell"])
+    names = [shift.word(f"Q{n}") for n in range(15_000)]
+    assert len(set(names)) == len(names)
+    assert {"harlow", "brackwell"}.isdisjoint(n.lower() for n in names)
+    assert max(len(n) for n in names) > 4  # some went past two syllables
+    assert shift.word("Q7") == names[7]  # and each is still the same throughout the copy

@@ -13,6 +13,7 @@ from core.errors import ConfigError
 def test_the_configured_answerer_is_one_llm_mode_and_named_ones_a_mode_each() -> None:
     assert modes_of(()) == ("offline", "llm")
     assert modes_of(("reader", "synthesis", "reader")) == ("offline", "reader", "synthesis")
+    assert modes_of(("report",)) == ("offline", "report")
     with pytest.raises(ConfigError, match="unknown answerer"):
         modes_of(("oracle",))
 
