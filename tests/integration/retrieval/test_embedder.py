@@ -80,3 +80,20 @@ def test_loading_the_model_caps_openblas_as_configured() -> None:
     SentenceTransformerEmbedder(blas_threads=1).embed(["load the model"])
     pools = [p for p in threadpool_info() if p["internal_api"] == "openblas"]
     assert pools and all(p["num_threads"] == 1 for p in pools)
+
+
+def test_loading_the_model_sets_torch_threads_as_configured() -> None:
+    import torch
+
+    before = torch.get_num_threads()
+    try:
+        torch.set_num_threads(2)  # torch's own choice on a two-core machine
+        first = SentenceTransformerEmbedder(torch_threads=1).embed(["load the model"])
+        assert torch.get_num_threads() == 1
+        # One thread or two, the vector is the same (the graph digests agree too).
+        torch.set_num_threads(2)
+        again = SentenceTransformerEmbedder(torch_threads=0).embed(["load the model"])
+        assert torch.get_num_threads() == 2
+        assert max(abs(a - b) for a, b in zip(first[0], again[0], strict=True)) < 1e-6
+    finally:
+        torch.set_num_threads(before)
