@@ -91,7 +91,8 @@ class ReportAnswerer:
             if q.strip().endswith("?") and " ".join(q.lower().split()) != asked
         ]
         short = " ".join(reply.answer.split()).strip(" .")
-        why = _refused(short, run.question, "LOW" if unanswered else result.confidence)
+        level = result.confidence if cfg.report_lead_needs_confidence else "MEDIUM"
+        why = _refused(short, run.question, "LOW" if unanswered else level)
         if not why and a.checks is not None and a.checks.records:
             # A limit check or comparison the tools worked out leads: numbers are the tools'
             # arithmetic on stated figures, never the model's.
