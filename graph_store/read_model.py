@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import NamedTuple, Protocol, runtime_checkable
 
 
 @dataclass(frozen=True)
@@ -52,12 +52,13 @@ class EntityMatch:
     matched: str = ""
 
 
-@dataclass(frozen=True)
-class PathHop:
+class PathHop(NamedTuple):
     """How an entity was reached from the sources: the previous entity on its cheapest path
     (None for a source), the relation between them, and whether it was walked in its stored
     direction. ``strength`` is the source's weight times the relations' weights, decayed per
-    hop after the first and for each edge walked backwards; ``cost`` orders the paths."""
+    hop after the first and for each edge walked backwards; ``cost`` orders the paths. A
+    named tuple: a reach holds one per entity within three hops (tens of thousands on a large
+    graph), and a frozen dataclass took three times as long to make."""
 
     entity_id: str
     name: str

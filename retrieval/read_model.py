@@ -199,8 +199,7 @@ class InMemoryReadModel:
         known = projection.chunk_pos.keys() | projection.entity_pos.keys()
         if k <= 0 or not known & {s for s, w in seeds.items() if w > 0}:
             return {}  # no seed in the graph, no walk (as GDS)
-        scores = projection.personalized(seeds, damping)
-        return dict(sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))[:k])
+        return projection.personalized_top(seeds, k, damping)
 
     def refresh_authority(self) -> bool:
         """Global PageRank over the projection, written to the store; the store moves its
@@ -248,19 +247,35 @@ class InMemoryReadModel:
             pos: w for e, w in sources.items() if (pos := index.entity_index.get(e)) is not None
         }
         reach = expand(seeds, index, max_hops, hop_decay, backward)
-        ids = index.projection.entity_ids
+        ids, names = index.projection.entity_ids, index.entity_names
+        reached = np.flatnonzero(np.isfinite(reach.cost))
+        # Columns as lists first: a 3-hop reach from a well-connected entity is thousands of
+        # entities, and reading numpy scalars one by one cost more than the walk.
+        edges = reach.edge[reached]
+        known = edges >= 0
+        types = np.where(known, index.rel_type[np.where(known, edges, 0)], -1).tolist()
+        forward = np.where(known, index.rel_forward[np.where(known, edges, 0)], True).tolist()
+        type_names = index.relation_type_names
         out: dict[str, PathHop] = {}
-        for pos in np.flatnonzero(np.isfinite(reach.cost)).tolist():
-            parent, edge = int(reach.parent[pos]), int(reach.edge[pos])
+        for pos, parent, hops, kind, fwd, strength, cost in zip(
+            reached.tolist(),
+            reach.parent[reached].tolist(),
+            reach.hops[reached].tolist(),
+            types,
+            forward,
+            reach.strength[reached].tolist(),
+            reach.cost[reached].tolist(),
+            strict=True,
+        ):
             out[ids[pos]] = PathHop(
                 ids[pos],
-                index.entity_names[pos],
-                int(reach.hops[pos]),
+                names[pos],
+                int(hops),
                 ids[parent] if parent >= 0 else None,
-                index.relation_type_names[index.rel_type[edge]] if edge >= 0 else "",
-                bool(index.rel_forward[edge]) if edge >= 0 else True,
-                float(reach.strength[pos]),
-                float(reach.cost[pos]),
+                type_names[kind] if kind >= 0 else "",
+                bool(fwd),
+                float(strength),
+                float(cost),
             )
         return out
 

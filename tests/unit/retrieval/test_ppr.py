@@ -104,3 +104,17 @@ def test_empty_projection() -> None:
     p = Projection(_data([], [], []))
     assert p.pagerank().scores.size == 0
     assert p.personalized({"x": 1.0}) == {}
+
+
+def test_the_top_k_are_the_first_k_of_all_scores_sorted_ties_by_id() -> None:
+    # A hub chunk mentioning six entities, each mentioned by one more chunk: seeded on the
+    # hub, the six entities tie with each other, and so do their six chunks.
+    leaves = [f"e{i}" for i in (3, 1, 5, 0, 4, 2)]
+    chunks = [("hub", "d0")] + [(f"c{e}", f"d{e}") for e in leaves]
+    mentions = [("hub", e, 1) for e in leaves] + [(f"c{e}", e, 1) for e in leaves]
+    p = Projection(_data(chunks, leaves, mentions))
+    scores = p.personalized({"hub": 1.0}, damping=0.85)
+    ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
+    for k in range(0, len(ranked) + 2):
+        top = p.personalized_top({"hub": 1.0}, k, damping=0.85)
+        assert list(top.items()) == ranked[:k], k
