@@ -252,9 +252,12 @@ class InMemoryReadModel:
         # Columns as lists first: a 3-hop reach from a well-connected entity is thousands of
         # entities, and reading numpy scalars one by one cost more than the walk.
         edges = reach.edge[reached]
-        known = edges >= 0
-        types = np.where(known, index.rel_type[np.where(known, edges, 0)], -1).tolist()
-        forward = np.where(known, index.rel_forward[np.where(known, edges, 0)], True).tolist()
+        known = edges >= 0  # a source has no edge (nor does a graph without relations)
+        kinds = np.full(reached.size, -1, dtype=np.int64)
+        kinds[known] = index.rel_type[edges[known]]
+        walked = np.ones(reached.size, dtype=bool)
+        walked[known] = index.rel_forward[edges[known]]
+        types, forward = kinds.tolist(), walked.tolist()
         type_names = index.relation_type_names
         out: dict[str, PathHop] = {}
         for pos, parent, hops, kind, fwd, strength, cost in zip(

@@ -35,6 +35,16 @@ def chain(store: Any, read_model: GraphReadModel) -> GraphReadModel:
     return read_model
 
 
+def test_relation_paths_on_a_graph_without_relations(
+    store: Any, read_model: GraphReadModel
+) -> None:
+    store.upsert_documents([graph("dy", ["about y and w"], ["y", "w"], [])])
+    store.refresh_indexes()
+    got = read_model.relation_paths({"y": 1.0}, 3)
+    assert got.keys() == {"y"}  # the source alone, at no hop
+    assert (got["y"].hops, got["y"].via, got["y"].relation) == (0, None, "")
+
+
 def test_implements_the_port(read_model: GraphReadModel) -> None:
     assert isinstance(read_model, GraphReadModel)
 
