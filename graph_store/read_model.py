@@ -70,6 +70,34 @@ class PathHop(NamedTuple):
     cost: float
 
 
+class ReachKeep(NamedTuple):
+    """What a caller of ``relation_paths`` reads of the reach: the entities reached over at
+    least one relation with at least ``min_strength`` (None: no entity for its strength) and
+    the ``targets``; each comes with the entities on its path, and the sources always come.
+    A store can then keep the rest of a three-hop reach (thousands of entities from a
+    well-connected name) where it computed it."""
+
+    min_strength: float | None
+    targets: frozenset[str]
+
+
+def kept_paths(reach: Mapping[str, PathHop], keep: ReachKeep | None) -> dict[str, PathHop]:
+    """The part of a whole reach that ``keep`` asks for (all of it when None), each entry
+    with the entries on its path: what every implementation returns for ``keep``."""
+    if keep is None:
+        return dict(reach)
+    out: dict[str, PathHop] = {}
+    for entity_id, hop in reach.items():
+        least = keep.min_strength
+        strong = least is not None and hop.hops > 0 and hop.strength >= least
+        if hop.hops == 0 or strong or entity_id in keep.targets:
+            node: PathHop | None = hop
+            while node is not None and node.entity_id not in out:
+                out[node.entity_id] = node
+                node = reach.get(node.via) if node.via is not None else None
+    return out
+
+
 @dataclass(frozen=True)
 class ChunkDetail:
     """A chunk with its document's metadata; ``similarity`` is the cosine with the asked
@@ -136,9 +164,12 @@ class GraphReadModel(Protocol):
         max_hops: int,
         hop_decay: float = 0.8,
         backward: float = 0.5,
+        keep: ReachKeep | None = None,
     ) -> dict[str, PathHop]:
         """Cheapest relation paths of at most ``max_hops`` edges from the weighted sources to
-        every entity they reach (the sources included, at 0 hops)."""
+        every entity they reach (the sources included, at 0 hops), or the part ``keep`` asks
+        for (``kept_paths``). Equal costs go to the stronger path, then the lower ``via`` id,
+        relation type, and the edge walked forward."""
 
     def chunk_entities(self, chunk_ids: Sequence[str]) -> dict[str, dict[str, int]]:
         """The entities each chunk mentions, with the mention count."""

@@ -109,8 +109,14 @@ def expand(
         edges = np.arange(total) + np.repeat(indptr[frontier] - (ends - counts), counts)
         targets = index.rel_target[edges]
         cand = out.cost[src] + step_cost[edges]
-        # The cheapest offer per target, judged against costs before this round.
-        order = np.lexsort((cand, targets))
+        forward = index.rel_forward[edges]
+        strength = out.strength[src] * weight[edges]
+        strength = np.where(out.hops[src] > 0, strength * hop_decay, strength)
+        strength = np.where(forward, strength, strength * backward)
+        # The cheapest offer per target, judged against costs before this round; equal costs
+        # go to the stronger offer, then the lower source id, relation type, forward first.
+        kind, via = index.rel_type_rank[edges], index.entity_id_rank[src]
+        order = np.lexsort((~forward, kind, via, -strength, cand, targets))
         first = np.ones(order.size, dtype=bool)
         first[1:] = targets[order[1:]] != targets[order[:-1]]
         best = order[first]
@@ -118,14 +124,11 @@ def expand(
         if best.size == 0:
             break
         v, u, e = targets[best], src[best], edges[best]
-        strength = out.strength[u] * weight[e]
-        strength = np.where(out.hops[u] > 0, strength * hop_decay, strength)
-        strength = np.where(index.rel_forward[e], strength, strength * backward)
         out.cost[v] = cand[best]
         out.hops[v] = out.hops[u] + 1
         out.parent[v] = u
         out.edge[v] = e
-        out.strength[v] = strength
+        out.strength[v] = strength[best]
         frontier = v
     return out
 

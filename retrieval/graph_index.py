@@ -151,6 +151,14 @@ class GraphIndex:
         counts = np.bincount(sources, minlength=len(data.entity_ids))
         self.rel_indptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
         self.relation_type_names = list(types)
+        # Ties between equally cheap paths go to the lower id, then relation type, in string
+        # order, as on every store (graph_store.read_model.GraphReadModel.relation_paths).
+        type_rank = {name: i for i, name in enumerate(sorted(types))}
+        ranks = np.asarray([type_rank[name] for name in types], dtype=np.int64)
+        self.rel_type_rank = ranks[self.rel_type] if ranks.size else self.rel_type.copy()
+        by_id = sorted(range(len(data.entity_ids)), key=data.entity_ids.__getitem__)
+        self.entity_id_rank = np.empty(len(by_id), dtype=np.int64)
+        self.entity_id_rank[by_id] = np.arange(len(by_id), dtype=np.int64)
 
     def alias_matcher(self) -> tuple[AliasPhrases, dict[str, list[tuple[int, float]]]]:
         """Every alias and entity name (lower-cased) as token sequences, built on first use:

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from graph_store.read_model import ChunkDetail, GraphReadModel, PathHop
+from graph_store.read_model import ChunkDetail, GraphReadModel, PathHop, ReachKeep
 from retrieval.config import RetrievalSettings
 from retrieval.filters import SearchFilters
 from retrieval.fusion import rrf
@@ -91,12 +91,20 @@ def graph_search(
         score[c] += settings.bridge_weight * bonus
 
     order = sorted(score, key=lambda c: -score[c])
+    # The reach is read for its strong entries (the strategic slots) and for the paths to what
+    # the best k chunks mention (the strategic picks are explained by their subjects).
+    mentions = model.chunk_entities(order[:k])
+    strong = settings.strategic_min_strength if settings.strategic_slots > 0 else None
+    mentioned = frozenset(e for c in order[:k] for e in mentions.get(c, {}))
     reach = model.relation_paths(
-        named, settings.max_hops, settings.hop_decay, settings.backward_factor
+        named,
+        settings.max_hops,
+        settings.hop_decay,
+        settings.backward_factor,
+        keep=ReachKeep(strong, mentioned),
     )
     strategic = _strategic(reach, model, set(order[:k]), settings, chunks)
     picks = [(c, "") for c in order[: max(0, k - len(strategic))]] + list(strategic.items())
-    mentions = model.chunk_entities([c for c, _ in picks])
     results: list[SearchResult] = []
     bridges: dict[str, str] = {}
     for c, subject in picks:

@@ -18,8 +18,15 @@ import numpy as np
 
 from core.errors import FulltextUnavailable
 from graph_store import ChunkHit, GraphStore
-from graph_store.read_model import AliasMatch, ChunkDetail, EntityMatch, PathHop, ScoredChunk
-from retrieval.expansion import expand
+from graph_store.read_model import (
+    AliasMatch,
+    ChunkDetail,
+    EntityMatch,
+    PathHop,
+    ReachKeep,
+    ScoredChunk,
+)
+from retrieval.expansion import Expansion, expand
 from retrieval.graph_index import GraphIndex
 from retrieval.index_cache import GraphIndexCache
 from retrieval.projection import Projection
@@ -241,6 +248,7 @@ class InMemoryReadModel:
         max_hops: int,
         hop_decay: float = 0.8,
         backward: float = 0.5,
+        keep: ReachKeep | None = None,
     ) -> dict[str, PathHop]:
         index = self.index()
         seeds = {
@@ -248,7 +256,7 @@ class InMemoryReadModel:
         }
         reach = expand(seeds, index, max_hops, hop_decay, backward)
         ids, names = index.projection.entity_ids, index.entity_names
-        reached = np.flatnonzero(np.isfinite(reach.cost))
+        reached = _kept(reach, index, keep)
         # Columns as lists first: a 3-hop reach from a well-connected entity is thousands of
         # entities, and reading numpy scalars one by one cost more than the walk.
         edges = reach.edge[reached]
@@ -379,3 +387,22 @@ def _top(scores: np.ndarray, k: int) -> list[int]:
         return []
     top = np.argpartition(-scores, k - 1)[:k] if k < scores.size else np.arange(scores.size)
     return [int(i) for i in top[np.argsort(-scores[top], kind="stable")]]
+
+
+def _kept(reach: Expansion, index: GraphIndex, keep: ReachKeep | None) -> np.ndarray:
+    """Positions of the reached entities ``keep`` asks for, with the entities on their paths
+    (``graph_store.read_model.kept_paths`` over columns: objects only for what is read)."""
+    reached = np.flatnonzero(np.isfinite(reach.cost))
+    if keep is None:
+        return reached
+    wanted = reach.hops[reached] == 0
+    if keep.min_strength is not None:
+        wanted |= (reach.hops[reached] > 0) & (reach.strength[reached] >= keep.min_strength)
+    targets = [p for e in keep.targets if (p := index.entity_index.get(e)) is not None]
+    wanted |= np.isin(reached, np.asarray(targets, dtype=np.int64))
+    out: set[int] = set()
+    for pos in reached[wanted].tolist():
+        while pos >= 0 and pos not in out:
+            out.add(pos)
+            pos = int(reach.parent[pos])
+    return np.asarray(sorted(out), dtype=np.int64)

@@ -4,8 +4,9 @@ Candidates come from the native vector index (``db.index.vector.queryNodes``) an
 index; entity linking reads alias keys and the entity vector index; personalized PageRank is
 power iteration in the process over the seeds' neighbourhood, fetched in one to three bounded
 queries (walk.py); authority is GDS PageRank *written* to the graph after each ingest; relation
-paths come from one bounded query (paths.py). The process keeps no copy of the graph: what it
-fetches per question is bounded by the seeds' neighbourhood, not by the graph's size.
+paths come from one bounded query that runs the path rounds in the database and returns what
+the caller reads. The process keeps no copy of the graph: what it fetches per question is
+bounded by the seeds' neighbourhood, not by the graph's size.
 
 Needs the GDS plugin; without it the composition root uses the in-memory read model and says
 so in the log.
@@ -19,7 +20,6 @@ from typing import Any
 
 from core.names import QUALIFIED_CONFIDENCE, normalize_name, unqualified_name
 from graph_store.neo4j.gds import NEXT_WEIGHT, SUBJECT_WEIGHT
-from graph_store.neo4j.paths import cheapest_paths
 from graph_store.neo4j.rows import cosine_from_score, escape_lucene, seed_rows
 from graph_store.neo4j.store import Neo4jGraphStore
 from graph_store.neo4j.walk import Neighbourhood, frontier, personalized, top
@@ -28,7 +28,9 @@ from graph_store.read_model import (
     ChunkDetail,
     EntityMatch,
     PathHop,
+    ReachKeep,
     ScoredChunk,
+    kept_paths,
 )
 
 # Longest alias, in tokens (punctuation counts), looked up as one n-gram of the question: long
@@ -40,8 +42,11 @@ WALK_FANOUT = 200
 # Rounds of the walk's fetches, and the score a reached node needs to be fetched in the next.
 WALK_ROUNDS = 3
 WALK_MIN_SCORE = 1e-3
-# New entities per ring of the relation-path search (read_relation_reach.cypher).
+# Entities a round of the relation-path search goes on from, cheapest first
+# (read_relation_reach.cypher), and the most times the query is asked for the entries on paths
+# it left out.
 REACH_LIMIT = 2000
+REACH_ROUNDS = 4
 
 
 @functools.cache
@@ -203,18 +208,36 @@ class Neo4jReadModel:
         max_hops: int,
         hop_decay: float = 0.8,
         backward: float = 0.5,
+        keep: ReachKeep | None = None,
     ) -> dict[str, PathHop]:
-        """Hop-bounded cheapest paths as the in-memory model finds them (retrieval/
-        expansion.py): each round relaxes every edge at the frontier, an edge costing
-        ``2 - weight`` (weight clipped to [0, 1]). The edges come in one query
-        (``read_relation_reach``); the rounds run here."""
+        """The in-memory model's rounds (retrieval/expansion.py), run in the database by one
+        query (``read_relation_reach``) that returns only what ``keep`` asks for. Where a path
+        runs through an entry that the query could not vouch for (its last round, asked only
+        about what can be read, did not ask about it: a cheaper path may have replaced it),
+        the query is asked again with those entries as targets (rare: a handful of rounds)."""
         weights = {r["id"]: float(r["weight"]) for r in seed_rows(sources)}
-        if not weights or max_hops < 1:
+        if not weights:
             return {}
-        rows = self._store.read(
-            "read_relation_reach", ids=sorted(weights), max_hops=int(max_hops), limit=REACH_LIMIT
-        )
-        return cheapest_paths(rows, weights, max_hops, hop_decay, backward)
+        top = max(weights.values())
+        targets = set(keep.targets) if keep is not None else set()
+        for _ in range(REACH_ROUNDS):
+            rows = self._store.read(
+                "read_relation_reach",
+                sources=[{"id": e, "strength": w / top} for e, w in sorted(weights.items())],
+                max_hops=int(max_hops),
+                limit=REACH_LIMIT,
+                decay=float(hop_decay),
+                backward=float(backward),
+                min_strength=None if keep is None else keep.min_strength,
+                targets=sorted(targets),
+            )
+            got = {r[0]: _hop(r) for r in rows}
+            unsure = {r[0] for r in rows if not r[8]}
+            unsure |= {h.via for h in got.values() if h.via is not None and h.via not in got}
+            if not unsure - targets:
+                break
+            targets |= unsure
+        return kept_paths(got, keep)
 
     def chunk_entities(self, chunk_ids: Sequence[str]) -> dict[str, dict[str, int]]:
         if not chunk_ids:
@@ -287,3 +310,17 @@ class Neo4jReadModel:
             return {}
         rows = self._store.read("read_entity_vectors", ids=list(entity_ids))
         return {r[0]: [float(x) for x in r[1]] for r in rows if r[1] is not None}
+
+
+def _hop(row: Sequence[Any]) -> PathHop:
+    """A ``read_relation_reach`` row: id, name, hops, via, relation, forward, strength, cost."""
+    return PathHop(
+        str(row[0]),
+        str(row[1] or ""),
+        int(row[2]),
+        None if row[3] is None else str(row[3]),
+        str(row[4] or ""),
+        bool(row[5]),
+        float(row[6]),
+        float(row[7]),
+    )

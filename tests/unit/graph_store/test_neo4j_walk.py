@@ -1,12 +1,12 @@
-"""The Neo4j read model's walk over a fetched neighbourhood (walk.py) and its path rounds
-(paths.py), against the in-memory projection on the same small graph: pure computation."""
+"""The Neo4j read model's walk over a fetched neighbourhood (walk.py), against the in-memory
+projection on the same small graph: pure computation. (Its path rounds run in the database:
+the read-model contract tests them on every store.)"""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from graph_store.neo4j.paths import cheapest_paths
 from graph_store.neo4j.walk import Neighbourhood, frontier, personalized, top
 
 # An undirected weighted graph: a star around "hub" plus a path x - y - z.
@@ -72,21 +72,3 @@ def test_a_hub_without_its_edges_still_walks_back_to_fetched_nodes() -> None:
     assert frontier(hood, got, 1e-3, 10) == ["y"]
     assert frontier(hood, got, 1.0, 10) == []
     assert list(top(got, 2)) == sorted(got, key=lambda n: -got[n])[:2]
-
-
-def test_paths_relax_round_by_round() -> None:
-    # (a, a name, b, b name, relation, weight, walked forward from a)
-    reach = [
-        ["a", "A", "b", "B", "PART_OF", 1.0, True],
-        ["b", "B", "a", "A", "PART_OF", 1.0, False],
-        ["b", "B", "c", "C", "FUNDS", 0.5, False],
-        ["a", "A", "c", "C", "LEADS", 0.1, True],
-        ["lone", "Lone", None, None, None, None, None],
-    ]
-    got = cheapest_paths(reach, {"a": 2.0, "lone": 1.0}, 3, 0.8, 0.5)
-    assert got["a"].strength == 1.0 and got["lone"].strength == 0.5 and got["lone"].hops == 0
-    assert (got["b"].via, got["b"].cost, got["b"].strength) == ("a", 1.0, 1.0)
-    # Via b costs 1 + 1.5 = 2.5, straight from a 1.9: the cheaper path wins.
-    assert (got["c"].via, got["c"].relation, got["c"].hops) == ("a", "LEADS", 1)
-    assert got["c"].cost == pytest.approx(1.9) and got["c"].strength == pytest.approx(0.1)
-    assert cheapest_paths(reach, {"a": 1.0}, 1, 0.8, 0.5).keys() == {"a", "b", "c"}
