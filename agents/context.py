@@ -14,8 +14,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from agents.config import AgentSettings, Complexity
 from agents.graph_reach import GraphReach
 from agents.models import LinkedEntity, Neighbour
@@ -141,18 +139,8 @@ def _relevance(
     """Cosine of each entity's name embedding with the question's (clipped at 0)."""
     if vector is None or not entity_ids:
         return {}
-    vectors = model.entity_vectors(entity_ids)
-    if not vectors:
-        return {}
-    q = np.asarray(vector, dtype=np.float64)
-    q = q / (np.linalg.norm(q) or 1.0)
-    out: dict[str, float] = {}
-    for entity_id, v in vectors.items():
-        e = np.asarray(v, dtype=np.float64)
-        if e.shape != q.shape:
-            continue
-        out[entity_id] = max(0.0, float(e @ q) / (float(np.linalg.norm(e)) or 1.0))
-    return out
+    sims = model.entity_similarities(entity_ids, vector)
+    return {e: max(0.0, s) for e, s in sims.items()}
 
 
 def complexity_of(groups: int, settings: AgentSettings) -> Complexity:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from graph_store.read_model import ReachKeep
 from retrieval.graph_index import GraphIndex
 
 
@@ -156,3 +157,22 @@ def explain(
     else:
         text.append(f"{index.entity_names[ei]} mentioned in passage")
     return text, ei
+
+
+def kept_positions(reach: Expansion, index: GraphIndex, keep: ReachKeep | None) -> np.ndarray:
+    """Positions of the reached entities ``keep`` asks for, with the entities on their paths
+    (``graph_store.read_model.kept_paths`` over columns: objects only for what is read)."""
+    reached = np.flatnonzero(np.isfinite(reach.cost))
+    if keep is None:
+        return reached
+    wanted = reach.hops[reached] == 0
+    if keep.min_strength is not None:
+        wanted |= (reach.hops[reached] > 0) & (reach.strength[reached] >= keep.min_strength)
+    targets = [p for e in keep.targets if (p := index.entity_index.get(e)) is not None]
+    wanted |= np.isin(reached, np.asarray(targets, dtype=np.int64))
+    out: set[int] = set()
+    for pos in reached[wanted].tolist():
+        while pos >= 0 and pos not in out:
+            out.add(pos)
+            pos = int(reach.parent[pos])
+    return np.asarray(sorted(out), dtype=np.int64)

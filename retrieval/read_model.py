@@ -26,7 +26,7 @@ from graph_store.read_model import (
     ReachKeep,
     ScoredChunk,
 )
-from retrieval.expansion import Expansion, expand
+from retrieval.expansion import expand, kept_positions
 from retrieval.graph_index import GraphIndex
 from retrieval.index_cache import GraphIndexCache
 from retrieval.projection import Projection
@@ -256,7 +256,7 @@ class InMemoryReadModel:
         }
         reach = expand(seeds, index, max_hops, hop_decay, backward)
         ids, names = index.projection.entity_ids, index.entity_names
-        reached = _kept(reach, index, keep)
+        reached = kept_positions(reach, index, keep)
         # Columns as lists first: a 3-hop reach from a well-connected entity is thousands of
         # entities, and reading numpy scalars one by one cost more than the walk.
         edges = reach.edge[reached]
@@ -318,6 +318,18 @@ class InMemoryReadModel:
             for e in entity_ids
             if (pos := index.entity_index.get(e)) is not None
         }
+
+    def entity_similarities(
+        self, entity_ids: Sequence[str], vector: Sequence[float]
+    ) -> dict[str, float]:
+        index = self.index()
+        pos = [(e, p) for e in entity_ids if (p := index.entity_index.get(e)) is not None]
+        if index.entity_matrix is None or not pos:
+            return {}
+        m = np.asarray(index.entity_matrix[[p for _, p in pos]], dtype=np.float64)
+        q = np.asarray(vector, dtype=np.float64)
+        norms = np.maximum(np.linalg.norm(m, axis=1), 1e-12) * (float(np.linalg.norm(q)) or 1.0)
+        return {e: float(x) for (e, _), x in zip(pos, (m @ q) / norms, strict=True)}
 
     def chunk_details(
         self, chunk_ids: Sequence[str], vector: Sequence[float] | None = None
@@ -387,22 +399,3 @@ def _top(scores: np.ndarray, k: int) -> list[int]:
         return []
     top = np.argpartition(-scores, k - 1)[:k] if k < scores.size else np.arange(scores.size)
     return [int(i) for i in top[np.argsort(-scores[top], kind="stable")]]
-
-
-def _kept(reach: Expansion, index: GraphIndex, keep: ReachKeep | None) -> np.ndarray:
-    """Positions of the reached entities ``keep`` asks for, with the entities on their paths
-    (``graph_store.read_model.kept_paths`` over columns: objects only for what is read)."""
-    reached = np.flatnonzero(np.isfinite(reach.cost))
-    if keep is None:
-        return reached
-    wanted = reach.hops[reached] == 0
-    if keep.min_strength is not None:
-        wanted |= (reach.hops[reached] > 0) & (reach.strength[reached] >= keep.min_strength)
-    targets = [p for e in keep.targets if (p := index.entity_index.get(e)) is not None]
-    wanted |= np.isin(reached, np.asarray(targets, dtype=np.int64))
-    out: set[int] = set()
-    for pos in reached[wanted].tolist():
-        while pos >= 0 and pos not in out:
-            out.add(pos)
-            pos = int(reach.parent[pos])
-    return np.asarray(sorted(out), dtype=np.int64)

@@ -305,6 +305,16 @@ class Neo4jReadModel:
             out.setdefault(entity, []).append(chunk)
         return out
 
+    def entity_similarities(
+        self, entity_ids: Sequence[str], vector: Sequence[float]
+    ) -> dict[str, float]:
+        if not entity_ids:
+            return {}
+        rows = self._store.read(
+            "read_entity_similarities", ids=list(entity_ids), vector=[float(x) for x in vector]
+        )
+        return {r[0]: cosine_from_score(r[1]) for r in rows if r[1] is not None}
+
     def entity_vectors(self, entity_ids: Sequence[str]) -> dict[str, list[float]]:
         if not entity_ids:
             return {}

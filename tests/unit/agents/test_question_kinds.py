@@ -27,6 +27,11 @@ from reader.text import forms, lemma, verb_lemma
         ("What is the name of the ship?", "THING"),
         # A title starting "How to" does not ask; the interrogative comes later.
         ("How to Cook, released in which year, is a cookbook by Ann Lee?", "DATE"),
+        # A period after an initial or a title ends no sentence: the question is whole.
+        ("In what county is the town where Ann B. Lee was born?", "PLACE"),
+        ("In which year did Dr. Grey open the clinic?", "DATE"),
+        # A sentence that sets the scene, then the one that asks.
+        ("The Fens is an album by a band from Leeds. Who produced it?", "PERSON"),
     ],
 )
 def test_kind_of_answer_from_the_question_grammar(question: str, kind: str) -> None:

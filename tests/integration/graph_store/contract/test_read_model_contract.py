@@ -105,6 +105,11 @@ def test_linking_inputs_and_chunk_reads(chain: GraphReadModel) -> None:
     assert detail.similarity == pytest.approx(want, abs=1e-3)
     assert 0.0 <= detail.authority <= 1.0
     assert chain.entity_vectors(["a"])["a"] == pytest.approx(list(vec(1)), abs=1e-6)
+    # One cosine an entity, as the agent ranks what a question reaches by it.
+    sims = chain.entity_similarities(["a", "t-db", "missing"], list(vec(4)))
+    a, q = np.asarray(vec(1)), np.asarray(vec(4))
+    cos = float(a @ q / (np.linalg.norm(a) * np.linalg.norm(q)))
+    assert sims == pytest.approx({"a": cos, "t-db": 1.0}, abs=1e-4)
     assert chain.subject_chunks(["t-db"]) == {"t-db": [c for c in chunks if c[:4] == "t-db"]}
 
 
