@@ -16,6 +16,7 @@ The dense baseline's passage vectors are cached on disk in ``<work dir>/neo4j-<s
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -26,12 +27,14 @@ from bench.store import (
     BenchStore,
     ProgressHook,
     default_work_dir,
+    died_inside,
     exclusive,
     identity,
     ingest_corpus,
     matches,
 )
 from core.errors import ConfigError, SchemaVersionError
+from extraction.pipeline import runs_dir
 from graph_store.neo4j.store import Neo4jGraphStore
 from kg.container import Container, build
 from kg.settings import Settings
@@ -96,9 +99,12 @@ def _prepare(
     ):
         return marker
     started = {**wanted, "corpus_uri": str(corpus.resolve())}
-    # The started marker is cleared when the build completes, so it names a killed build.
-    if matches(_loads(store.meta(STARTED_KEY)), started):
+    # The started marker is cleared when the build completes, so it names a killed build;
+    # resumed unless an ingest call died inside it (bench/store.py says why).
+    runs = runs_dir(container.settings.data_dir)
+    if matches(_loads(store.meta(STARTED_KEY)), started) and not died_inside(runs.parent):
         return None
+    shutil.rmtree(runs, ignore_errors=True)  # the dead calls' documents go with the reset
     store.reset()
     store.init_schema()
     store.set_meta(STARTED_KEY, json.dumps(started))

@@ -95,6 +95,11 @@ class _Pending:
     facts: DocFacts | None = None
 
 
+def runs_dir(data_dir: Path) -> Path:
+    """Where ingest calls leave their run markers (extraction/run_markers.py)."""
+    return data_dir / "ingest-runs"
+
+
 class Ingestor:
     def __init__(
         self,
@@ -114,7 +119,7 @@ class Ingestor:
         self._embedder = LockedEmbedder(embedder)
         self._extractor = extractor
         self._settings = settings
-        self._runs = RunMarkers(settings.data_dir / "ingest-runs")
+        self._runs = RunMarkers(runs_dir(settings.data_dir))
 
     @property
     def extractor_version(self) -> str:

@@ -11,6 +11,8 @@ from bench.datasets import read_corpus
 from bench.metrics import recall_at_k
 from bench.store import MARKER, STARTED, bench_store, passage_index
 from core.errors import InputError, StoreError
+from extraction.pipeline import runs_dir
+from extraction.run_markers import RunMarkers
 from kg.settings import Settings
 from retrieval.embedder import SentenceTransformerEmbedder
 
@@ -79,6 +81,17 @@ def test_duplicate_titles_map_to_their_own_passages_and_the_store_is_reused(
         assert bs.container.store.counts().documents == 3
     resumed = json.loads((directory / MARKER).read_text(encoding="utf-8"))
     assert resumed["resumed_with_unchanged"] == 3 and not (directory / STARTED).exists()
+
+    # Killed inside an ingest call (its run marker left behind): the ingest would delete and
+    # redo every document that call committed, so the store is built from scratch instead.
+    (directory / STARTED).write_text(json.dumps(resumed), encoding="utf-8")
+    (directory / MARKER).unlink()
+    runs = RunMarkers(runs_dir(directory))
+    runs.release(runs.start(bs.doc_to_passage))  # a call of this process that raised
+    with bench_store(corpus, settings, work, embedder) as bs:
+        assert not bs.reused and bs.container.store.counts().documents == 3
+    redone = json.loads((directory / MARKER).read_text(encoding="utf-8"))
+    assert redone["resumed_with_unchanged"] == 0 and not list(runs_dir(directory).iterdir())
 
     # A marker from another extractor version means a fresh build.
     resumed["extractor_version"] = "older"
