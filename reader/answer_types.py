@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from reader.question import STOPWORDS, Kind, content_lemmas, thing_labels, words
+from reader.question import STOPWORDS, Kind, content_lemmas, place_level, thing_labels, words
 from reader.text import NAME_WORDS, WORD, lemma
 
 # (entity text, NER label) per sentence.
@@ -123,6 +123,11 @@ def short_answer(
         return min((abs(at - a) for a, _ in spans), default=at)
 
     best = min(found, key=distance)
+    level = place_level(question) if kind == "PLACE" and ", " in best else None
+    if level is not None:
+        # "Dale, Ostland" asked "in what state": Ostland.
+        parts = best.split(", ")
+        return parts[max(level, -len(parts) + 1)] if len(parts) > 2 else parts[-1]
     if kind == "NUMBER":
         return _with_marks(sentence, best)
     return _with_list_tail(sentence, best) if kind in _NAME_KINDS else best

@@ -209,18 +209,36 @@ _THING_NOUN_LABELS: dict[str, frozenset[str]] = {
 }  # fmt: skip
 
 
-def thing_labels(question: str) -> frozenset[str]:
-    """The NER labels a "what/which <noun>" question's answer is written with, when its noun
-    says ("what language" -> LANGUAGE; "the name of the band" -> ORG); empty when it does not.
-    The noun is the parse's (``reader.parse.asked_noun``); without a trained pipeline, the
-    words after the interrogative."""
+def asked_lemmas(question: str) -> list[str]:
+    """The lemma of the noun a "what/which <noun>" question asks for: the parse's
+    (``reader.parse.asked_noun``); without a trained pipeline, the words after the
+    interrogative, any of which may be it."""
     sentence = interrogative_sentence(question)
     noun = asked_noun(sentence)
-    nouns = [noun] if noun else [lemma(w) for w in _asked_nouns(asked_phrase(sentence).lower())]
-    for n in nouns:
+    return [noun] if noun else [lemma(w) for w in _asked_nouns(asked_phrase(sentence).lower())]
+
+
+def thing_labels(question: str) -> frozenset[str]:
+    """The NER labels a "what/which <noun>" question's answer is written with, when its noun
+    says ("what language" -> LANGUAGE; "the name of the band" -> ORG); empty when it does not."""
+    for n in asked_lemmas(question):
         if n in _THING_NOUN_LABELS:
             return _THING_NOUN_LABELS[n]
     return frozenset()
+
+
+# A place written "town, state, country" names the smaller first: asked for a state, the
+# second of three parts; asked for a country, the last.
+_PLACE_LEVEL = {"state": -2, "province": -2, "country": -1, "nation": -1}
+
+
+def place_level(question: str) -> int | None:
+    """Which part of a "town, state, country" place answers the question (a negative index),
+    or None when it asks for no state or country."""
+    for n in asked_lemmas(question):
+        if n in _PLACE_LEVEL:
+            return _PLACE_LEVEL[n]
+    return None
 
 
 def _asked_nouns(lowered: str) -> list[str]:

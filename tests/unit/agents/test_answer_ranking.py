@@ -338,3 +338,17 @@ def test_a_thing_question_without_a_telling_noun_keeps_every_named_thing(ner: Ne
         "Bo Tan",
         "The Alley Cats",
     ]
+
+
+def test_a_place_asked_for_its_state_or_country_answers_with_that_part() -> None:
+    sentence = "The team played in Dale, Ostland, Norland until 1950."
+    entities = [("Dale", "GPE"), ("Ostland", "GPE"), ("Norland", "GPE")]
+    assert short_answer("PLACE", sentence, entities, "The team was based in what state?") == (
+        "Ostland"
+    )
+    assert short_answer("PLACE", sentence, entities, "In which country did it play?") == "Norland"
+    assert short_answer("PLACE", sentence, entities, "Where did the team play?") == (
+        "Dale, Ostland, Norland"
+    )
+    two = [("Dale", "GPE"), ("Ostland", "GPE")]
+    assert short_answer("PLACE", "It played in Dale, Ostland.", two, "In what state?") == "Ostland"
