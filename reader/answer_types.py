@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from reader.question import STOPWORDS, Kind, content_lemmas, words
+from reader.question import STOPWORDS, Kind, content_lemmas, place_level, thing_labels, words
 from reader.text import NAME_WORDS, WORD, lemma
 
 # (entity text, NER label) per sentence.
@@ -79,7 +79,14 @@ def candidates(kind: Kind, entities: Sequence[Entity], question: str) -> list[st
     labels = _LABELS.get(kind)
     if labels is None:
         return []
-    return [t for t, label in new_entities(entities, question) if label in labels]
+    found = [(t, label) for t, label in new_entities(entities, question) if label in labels]
+    if kind == "THING":
+        # "What language ...": a language first, when the sentence names one.
+        wanted = thing_labels(question)
+        preferred = [t for t, label in found if label in wanted]
+        if preferred:
+            return preferred
+    return [t for t, _ in found]
 
 
 def bridges(entities: Sequence[Entity], question: str) -> list[str]:
@@ -102,6 +109,9 @@ def short_answer(
     found = _joined(sentence, candidates(kind, entities, question))
     if not found:
         return None
+    fresh = [t for t in found if not _echoes(t, question)]
+    if fresh:
+        found = fresh
     cast = in_role(sentence, found, roles)
     if cast:
         found = cast
@@ -113,9 +123,25 @@ def short_answer(
         return min((abs(at - a) for a, _ in spans), default=at)
 
     best = min(found, key=distance)
+    level = place_level(question) if kind == "PLACE" and ", " in best else None
+    if level is not None:
+        # "Dale, Ostland" asked "in what state": Ostland.
+        parts = best.split(", ")
+        return parts[max(level, -len(parts) + 1)] if len(parts) > 2 else parts[-1]
     if kind == "NUMBER":
         return _with_marks(sentence, best)
     return _with_list_tail(sentence, best) if kind in _NAME_KINDS else best
+
+
+def _echoes(text: str, question: str) -> bool:
+    """Whether a candidate only repeats names of the question, whole or as the start of one
+    of its words: "St. Lucian" in a question about "Lucian Grey", "Norway" for a question
+    that says "Norwegian". The question already holds it; the answer is something else."""
+    asked = [w.lower() for w in words(question)[1:] if w[:1].isupper()]
+    own = [w.lower() for w in words(text) if w.lower() not in STOPWORDS and len(w) > 2]
+    return bool(own) and all(
+        any(a == o or (len(o) >= 5 and a.startswith(o)) for a in asked) for o in own
+    )
 
 
 def in_role(sentence: str, found: Sequence[str], roles: Sequence[tuple[int, int]]) -> list[str]:

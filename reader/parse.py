@@ -82,6 +82,44 @@ def asked(question: str) -> Asked | None:
     return None
 
 
+# Nouns that only introduce the asked one: "the name of the band" asks for a band.
+_NAMING = frozenset({"name", "kind", "type", "sort"})
+
+
+def asked_noun(question: str) -> str | None:
+    """The lemma of the noun the question asks for: the interrogative's own ("what language
+    were ...", "in what film ...") or, for "What is the X ...?", the copula's subject ("the
+    main airport"), through "the name of" ("the name of the band" -> band). None when the
+    question names none or no trained pipeline is installed."""
+    doc = parsed(question)
+    if doc is None:
+        return None
+    for tok in doc:
+        if tok.lower_ not in ("what", "which") or tok.tag_ not in ("WP", "WDT"):
+            continue
+        if tok.dep_ == "det" and tok.head.pos_ in ("NOUN", "PROPN"):
+            noun = tok.head
+        elif tok.dep_ in ("attr", "nsubj") and tok.head.lemma_ == "be":
+            subjects = [k for k in tok.head.children if k.dep_ == "nsubj" and k is not tok]
+            if not subjects or subjects[0].pos_ != "NOUN":
+                return None
+            noun = subjects[0]
+        else:
+            return None
+        return str(_named(noun).lemma_).lower()
+    return None
+
+
+def _named(noun: Any) -> Any:
+    """The noun a naming noun introduces: "the name of the band" -> band."""
+    if noun.lemma_.lower() not in _NAMING:
+        return noun
+    for prep in (k for k in noun.children if k.dep_ == "prep" and k.lower_ == "of"):
+        for obj in (g for g in prep.children if g.dep_ == "pobj"):
+            return obj
+    return noun
+
+
 def _verb(tok: Any, role: Role) -> Asked | None:
     return Asked(tok.lemma_.lower(), role) if tok.pos_ in ("VERB", "AUX") else None
 

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from reader.parse import parsed
+from reader.parse import asked_noun, parsed
 from reader.text import WORD_OR_NUMBER, lemma, verb_lemma
 
 Kind = Literal["NUMBER", "DATE", "PERSON", "PLACE", "LIST", "YESNO", "THING"]
@@ -180,6 +180,65 @@ def kind_of(part: str) -> Kind:
     if _AUX.match(whole) and " or " not in whole and not re.search(rf"\b{_WH}\b", whole):
         return "YESNO"
     return "THING"
+
+
+# What "what/which <noun>" asks for when it is a named thing: the OntoNotes labels
+# (en_core_web_*'s NER) of names of that kind. Generic English nouns, not a corpus's.
+_THING_NOUN_LABELS: dict[str, frozenset[str]] = {
+    **dict.fromkeys(("language", "tongue"), frozenset({"LANGUAGE", "NORP"})),
+    **dict.fromkeys(("nationality", "ethnicity", "religion"), frozenset({"NORP"})),
+    **dict.fromkeys(
+        ("film", "movie", "book", "novel", "song", "album", "series", "show", "play",
+         "opera", "poem", "painting", "musical", "single", "episode"),
+        frozenset({"WORK_OF_ART"}),
+    ),
+    **dict.fromkeys(
+        ("company", "band", "group", "team", "club", "organization", "organisation", "party",
+         "network", "station", "channel", "label", "airline", "agency", "university",
+         "college", "school", "church", "magazine", "newspaper", "publisher", "firm",
+         "corporation", "brand", "league"),
+        frozenset({"ORG"}),
+    ),
+    **dict.fromkeys(
+        ("airport", "hotel", "stadium", "bridge", "building", "museum", "venue", "arena"),
+        frozenset({"FAC", "ORG"}),
+    ),
+    **dict.fromkeys(("war", "battle", "event", "festival", "tournament"), frozenset({"EVENT"})),
+    **dict.fromkeys(("treaty", "law", "act", "constitution"), frozenset({"LAW"})),
+    **dict.fromkeys(("character", "person"), frozenset({"PERSON"})),
+}  # fmt: skip
+
+
+def asked_lemmas(question: str) -> list[str]:
+    """The lemma of the noun a "what/which <noun>" question asks for: the parse's
+    (``reader.parse.asked_noun``); without a trained pipeline, the words after the
+    interrogative, any of which may be it."""
+    sentence = interrogative_sentence(question)
+    noun = asked_noun(sentence)
+    return [noun] if noun else [lemma(w) for w in _asked_nouns(asked_phrase(sentence).lower())]
+
+
+def thing_labels(question: str) -> frozenset[str]:
+    """The NER labels a "what/which <noun>" question's answer is written with, when its noun
+    says ("what language" -> LANGUAGE; "the name of the band" -> ORG); empty when it does not."""
+    for n in asked_lemmas(question):
+        if n in _THING_NOUN_LABELS:
+            return _THING_NOUN_LABELS[n]
+    return frozenset()
+
+
+# A place written "town, state, country" names the smaller first: asked for a state, the
+# second of three parts; asked for a country, the last.
+_PLACE_LEVEL = {"state": -2, "province": -2, "country": -1, "nation": -1}
+
+
+def place_level(question: str) -> int | None:
+    """Which part of a "town, state, country" place answers the question (a negative index),
+    or None when it asks for no state or country."""
+    for n in asked_lemmas(question):
+        if n in _PLACE_LEVEL:
+            return _PLACE_LEVEL[n]
+    return None
 
 
 def _asked_nouns(lowered: str) -> list[str]:

@@ -285,3 +285,70 @@ def test_the_clause_that_asks_outranks_the_words_that_lead_to_its_subject(
     unfocused = ReaderSettings(max_sentences=1, focus_weight=0.0)
     ex = extractive_answer(question, evidence, embedder, ner=ner, options=unfocused)
     assert ex.parts[0].phrase == "Ben Cole and Cara Day"  # the list the name begins
+
+
+def test_a_candidate_that_only_repeats_the_questions_names_does_not_answer() -> None:
+    # "Norland" is the question's "Norlandish" in another form, "St. Hollin" its "Hollin":
+    # the question already holds them, so the other place of the sentence answers.
+    question = "Marsh Hall is a residence of a Norlandish college in what city?"
+    sentence = "Marsh Hall, a residence of a college of Norland, stands in Eastwick."
+    entities = [("Marsh Hall", "FAC"), ("Norland", "GPE"), ("Eastwick", "GPE")]
+    assert short_answer("PLACE", sentence, entities, question) == "Eastwick"
+    question = "The Fall of Hollin is an album by a singer from what state?"
+    sentence = "The singer St. Hollin was raised in Dorrow and lives in Ulmer."
+    entities = [("St. Hollin", "PERSON"), ("Dorrow", "GPE"), ("Ulmer", "GPE")]
+    assert short_answer("PLACE", sentence, entities, question) in ("Dorrow", "Dorrow and Ulmer")
+    # With nothing else of the asked type, the repeated name is still the answer.
+    only = [("Norland", "GPE")]
+    assert short_answer("PLACE", "It is in Norland.", only, "What Norlandish place?") == "Norland"
+
+
+@pytest.mark.parametrize(
+    ("question", "entities", "want"),
+    [
+        # "What language": a language before the work the sentence also names.
+        (
+            "What language were the tales of Ann Lee translated into?",
+            [("The Harbour Tales", "WORK_OF_ART"), ("Portish", "LANGUAGE")],
+            "Portish",
+        ),
+        # "the name of the band" asks for an organisation, not the person beside it.
+        (
+            "What is the name of the band founded by the star of Blue Fen?",
+            [("Tom Hale", "PERSON"), ("The Quillers", "ORG")],
+            "The Quillers",
+        ),
+        # "In what film": a work, not the people named with it.
+        (
+            "In what film did Ann Lee play a cat?",
+            [("Bo Tan", "PERSON"), ("The Alley Cats", "WORK_OF_ART")],
+            "The Alley Cats",
+        ),
+    ],
+)
+def test_the_asked_noun_picks_the_label_of_a_thing(
+    ner: Ner, question: str, entities: list[tuple[str, str]], want: str
+) -> None:
+    assert candidates("THING", entities, question) == [want]
+
+
+def test_a_thing_question_without_a_telling_noun_keeps_every_named_thing(ner: Ner) -> None:
+    entities = [("Bo Tan", "PERSON"), ("The Alley Cats", "WORK_OF_ART")]
+    assert candidates("THING", entities, "Ann Lee is known for what?") == [
+        "Bo Tan",
+        "The Alley Cats",
+    ]
+
+
+def test_a_place_asked_for_its_state_or_country_answers_with_that_part() -> None:
+    sentence = "The team played in Dale, Ostland, Norland until 1950."
+    entities = [("Dale", "GPE"), ("Ostland", "GPE"), ("Norland", "GPE")]
+    assert short_answer("PLACE", sentence, entities, "The team was based in what state?") == (
+        "Ostland"
+    )
+    assert short_answer("PLACE", sentence, entities, "In which country did it play?") == "Norland"
+    assert short_answer("PLACE", sentence, entities, "Where did the team play?") == (
+        "Dale, Ostland, Norland"
+    )
+    two = [("Dale", "GPE"), ("Ostland", "GPE")]
+    assert short_answer("PLACE", "It played in Dale, Ostland.", two, "In what state?") == "Ostland"

@@ -7,7 +7,7 @@ import pytest
 
 from reader.answer_types import Ner, short_answer
 from reader.extractive import extractive_answer
-from reader.parse import Asked, asked, role_spans
+from reader.parse import Asked, asked, asked_noun, role_spans
 from reader.settings import ReaderSettings
 from retrieval.embedder import SentenceTransformerEmbedder
 from tests.unit.conftest import Doc
@@ -85,3 +85,19 @@ def test_the_answer_is_read_where_the_parse_says_who_does_the_asked_relation(
     lead = reading.answer.splitlines()[0]
     # "Whitaker" fills the role; the document names her in full.
     assert lead.startswith("Gwen Whitaker"), reading.answer
+
+
+@pytest.mark.parametrize(
+    ("question", "noun"),
+    [
+        ("What language were the tales translated into?", "language"),
+        ("In what film did Ann Lee play a cat?", "film"),
+        ("What is the name of the band founded by Tom Hale?", "band"),
+        ("What is the main airport of the city where Ann Lee was born?", "airport"),
+        ("Who wrote the novel?", None),
+    ],
+)
+def test_the_asked_noun_is_the_interrogatives_noun_or_the_copulas_subject(
+    ner: Ner, question: str, noun: str | None
+) -> None:
+    assert asked_noun(question) == noun
