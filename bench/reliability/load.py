@@ -42,6 +42,7 @@ class LoadResult:
     # (start, end, status, documents added) of each ingest call, perf_counter seconds.
     ingests: list[tuple[float, float, int | str, int]] = field(default_factory=list)
     window: tuple[float, float] = (0.0, 0.0)
+    entity_ids: int = 0  # entities the detail and neighbourhood reads chose from
 
     def overlap_s(self) -> float:
         w0, w1 = self.window
@@ -65,6 +66,7 @@ class LoadResult:
             # own p95 without it.
             "load_p95_ms_without_ask": round(float(np.percentile(self._without_ask(), 95)), 1),
             "load_window_s": round(w1 - w0, 1),
+            "load_entity_ids": self.entity_ids,
             "load_ingest_overlap_s": round(self.overlap_s(), 1),
             "load_ingest_calls": len(inside),
             "load_ingest_documents": sum(added for *_, added in inside),
@@ -86,6 +88,24 @@ def passage_stream(source: Path, start: int, per_file: int, folder: Path) -> Ite
         chunk = passages[at : at + per_file]
         (folder / name).write_text(json.dumps(chunk, ensure_ascii=False), encoding="utf-8")
         yield name
+
+
+def probe_entities(client: httpx.Client, per_question: int = 10) -> list[str]:
+    """Entities the detail and neighbourhood reads ask for: those the mix's questions link and
+    bridge to, and those named by the titles of the documents they find. (A lookup of "the"
+    found none, and the items were read by a key they do not have, so those reads measured a
+    404 for a made-up id.)"""
+    ids: dict[str, None] = {}
+    titles: dict[str, None] = {}
+    for question in QUESTIONS:
+        body = client.post("/v1/search", json={"question": question, "k": per_question}).json()
+        for key in ("linked_entities", "bridge_entities"):
+            ids.update((e["entity_id"], None) for e in body.get(key, []) if "entity_id" in e)
+        titles.update((r["document_title"], None) for r in body.get("results", []))
+    for title in titles:
+        hits = client.get("/v1/entities", params={"q": title, "k": 3}).json()
+        ids.update((h["entity_id"], None) for h in hits.get("items", []) if "entity_id" in h)
+    return list(ids)
 
 
 def _route(method: str, path: str) -> str:
@@ -124,8 +144,8 @@ def run(
     reading = threading.Event()
     done = threading.Event()
     with httpx.Client(base_url=base_url, timeout=300) as probe:
-        hits = probe.get("/v1/entities", params={"q": "the", "k": 50}).json()
-    entity_ids = [h["id"] for h in hits.get("items", hits) if isinstance(h, dict) and "id" in h]
+        entity_ids = probe_entities(probe)
+    result.entity_ids = len(entity_ids)
 
     def ingest() -> None:
         reading.wait()
