@@ -91,7 +91,7 @@ test: setup-dev neo4j-jars
 	set -e; trap '$(NEO4J_CLI) stop --home $(NEO4J_TEST_HOME)' EXIT; \
 	$(NEO4J_CLI) start --home $(NEO4J_TEST_HOME); \
 	NEO4J_URI=$(NEO4J_TEST_URI) NEO4J_USER=neo4j NEO4J_PASSWORD=$(NEO4J_TEST_PASSWORD) \
-	  $(BIN)/python -m pytest -q -p no:cacheprovider $(TESTS)
+	  $(BIN)/python -m pytest -q -p no:cacheprovider --durations=30 $(TESTS)
 
 # Neo4j Community, GDS (open) and APOC core into tools/neo4j/{lib,plugins,plugin-lib}.
 neo4j-jars: $(NEO4J_STAMP)
