@@ -327,8 +327,8 @@ class Resolver:
             for eid in ids(fact.target):
                 aliases.append(_alias(fact.alias, key, eid, fact.method, fact.confidence))
         same_as = []
-        for pair, edge in self._same_as.items():
-            if pair not in self._emitted and (pair[0] in used or pair[1] in used):
+        for pair, edge in self._same_as.touching(used):
+            if pair not in self._emitted:
                 self._emitted.add(pair)
                 same_as.append(edge)
         return ResolvedDocument(
