@@ -9,9 +9,9 @@ embedding model, chunking). A store without a matching marker is never used as i
 the same corpus killed after its ingest call completed is resumed (the ingest finds every
 document unchanged); one killed inside an ingest call, or anything else, is rebuilt from
 scratch, so numbers never come from a half-built or stale graph. (The ingest would delete and
-redo every document a dead call committed, extraction/run_markers.py: deleting 8,000 of them
-one 500-document transaction at a time ran for over 50 minutes, where a fresh build of the
-same corpus takes about 10.)
+redo every document a dead call committed, extraction/run_markers.py: for a 30,000-passage
+build killed while writing, deleting what it had written, 500 documents a transaction, ran for
+over 50 minutes without finishing.)
 """
 
 from __future__ import annotations
