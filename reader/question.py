@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from reader.parse import asked_noun, parsed
@@ -209,13 +210,16 @@ _THING_NOUN_LABELS: dict[str, frozenset[str]] = {
 }  # fmt: skip
 
 
-def asked_lemmas(question: str) -> list[str]:
+@lru_cache(maxsize=1024)  # asked for every sentence the reader weighs for one question
+def asked_lemmas(question: str) -> tuple[str, ...]:
     """The lemma of the noun a "what/which <noun>" question asks for: the parse's
     (``reader.parse.asked_noun``); without a trained pipeline, the words after the
     interrogative, any of which may be it."""
     sentence = interrogative_sentence(question)
     noun = asked_noun(sentence)
-    return [noun] if noun else [lemma(w) for w in _asked_nouns(asked_phrase(sentence).lower())]
+    if noun:
+        return (noun,)
+    return tuple(lemma(w) for w in _asked_nouns(asked_phrase(sentence).lower()))
 
 
 def thing_labels(question: str) -> frozenset[str]:
