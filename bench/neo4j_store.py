@@ -101,10 +101,11 @@ def _prepare(
     started = {**wanted, "corpus_uri": str(corpus.resolve())}
     # The started marker is cleared when the build completes, so it names a killed build;
     # resumed unless an ingest call died inside it (bench/store.py says why).
-    runs = runs_dir(container.settings.data_dir)
-    if matches(_loads(store.meta(STARTED_KEY)), started) and not died_inside(runs.parent):
+    data_dir = container.settings.data_dir
+    if matches(_loads(store.meta(STARTED_KEY)), started) and not died_inside(data_dir):
         return None
-    shutil.rmtree(runs, ignore_errors=True)  # the dead calls' documents go with the reset
+    # The dead calls' documents go with the reset.
+    shutil.rmtree(runs_dir(data_dir), ignore_errors=True)
     store.reset()
     store.init_schema()
     store.set_meta(STARTED_KEY, json.dumps(started))
