@@ -135,8 +135,8 @@ def short_answer(
 
 def _echoes(text: str, question: str) -> bool:
     """Whether a candidate only repeats names of the question, whole or as the start of one
-    of its words: "St. Lucian" in a question about "Lucian Grey", "Norway" for a question
-    that says "Norwegian". The question already holds it; the answer is something else."""
+    of its words: "St. Lucian" in a question about "Lucian Grey", "Ostland" for a question
+    that says "Ostlandish". The question already holds it; the answer is something else."""
     asked = [w.lower() for w in words(question)[1:] if w[:1].isupper()]
     own = [w.lower() for w in words(text) if w.lower() not in STOPWORDS and len(w) > 2]
     return bool(own) and all(
