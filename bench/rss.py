@@ -45,7 +45,7 @@ def main() -> None:
     c.embedder.embed(["warm up"])
     loaded = rss_mb()
     if args.model == "memory":
-        model = InMemoryReadModel(c.store, settings.retrieval.bm25_k1, settings.retrieval.bm25_b)
+        model = InMemoryReadModel.from_settings(c.store, settings.retrieval)
         searcher = Searcher(c.store, c.embedder, settings.retrieval, model)
     else:
         searcher = c.searcher()

@@ -70,7 +70,7 @@ def build_read_model(settings: Settings, store: GraphStore) -> GraphReadModel:
     """Neo4j with GDS does the graph work itself; everywhere else (the embedded store, Neo4j
     without GDS) the graph is projected into memory. Asks Neo4j whether GDS is there, so the
     store must be open."""
-    memory = InMemoryReadModel(store, settings.retrieval.bm25_k1, settings.retrieval.bm25_b)
+    memory = InMemoryReadModel.from_settings(store, settings.retrieval)
     if settings.store != "neo4j":
         return memory
     from graph_store.neo4j.read_model import Neo4jReadModel

@@ -83,12 +83,7 @@ def graph_search(
             if c in score:
                 score[c] += settings.named_subject_weight * link_score
     for c, bonus in _bridges(q, score, walk, set(named), model, settings, chunks).items():
-        if c not in score:
-            d = details[c]
-            score[c] = (
-                settings.dense_weight * d.similarity + settings.authority_weight * d.authority
-            )
-        score[c] += settings.bridge_weight * bonus
+        score[c] = score.get(c, _unwalked(details[c], settings)) + settings.bridge_weight * bonus
 
     order = sorted(score, key=lambda c: -score[c])
     # The reach is read for its strong entries (the strategic slots) and for the paths to what
@@ -109,6 +104,8 @@ def graph_search(
     bridges: dict[str, str] = {}
     for c, subject in picks:
         d = details[c]
+        # a strategic pick the walk did not reach is scored as the bridges' passages are
+        score.setdefault(c, _unwalked(d, settings))
         path, end = _explain(mentions.get(c, {}), reach, subject)
         node = reach.get(end) if end else None
         while node is not None and node.via is not None:
@@ -126,6 +123,11 @@ def graph_search(
             SearchResult(c, d.doc_id, d.doc_title, d.text, score[c], components, path, d.tokens)
         )
     return Retrieval("graph", results, linked, list(bridges.items()))
+
+
+def _unwalked(d: ChunkDetail, settings: RetrievalSettings) -> float:
+    """The score of a passage the walk did not reach: its similarity and authority."""
+    return settings.dense_weight * d.similarity + settings.authority_weight * d.authority
 
 
 def _bridges(

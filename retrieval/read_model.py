@@ -26,6 +26,7 @@ from graph_store.read_model import (
     ReachKeep,
     ScoredChunk,
 )
+from retrieval.config import RetrievalSettings
 from retrieval.expansion import expand, kept_positions
 from retrieval.graph_index import GraphIndex
 from retrieval.index_cache import GraphIndexCache
@@ -39,14 +40,33 @@ class InMemoryReadModel:
     calls (a search: link entities, walk, look hits up) takes ``pinned()`` first: a model
     that answers every call from one graph version, whatever an ingest commits meanwhile."""
 
-    def __init__(self, store: GraphStore, bm25_k1: float = 1.2, bm25_b: float = 0.75) -> None:
+    def __init__(
+        self,
+        store: GraphStore,
+        bm25_k1: float = 1.2,
+        bm25_b: float = 0.75,
+        walk_tolerance: float = 1e-6,
+        walk_prune: float = 0.0,
+    ) -> None:
         self._store = store
         self._bm25 = (bm25_k1, bm25_b)
+        # the personalized walk's stopping tolerance and pruned share (projection.py)
+        self._walk = (walk_tolerance, walk_prune)
         self._cache = GraphIndexCache(store)
         self._lock = threading.Lock()
         # graph version -> entity authority ranks, shared with the pinned copies
         self._percentiles: dict[str, np.ndarray] = {}
         self._pinned: GraphIndex | None = None
+
+    @classmethod
+    def from_settings(cls, store: GraphStore, settings: RetrievalSettings) -> InMemoryReadModel:
+        return cls(
+            store,
+            settings.bm25_k1,
+            settings.bm25_b,
+            walk_tolerance=settings.ppr_tolerance,
+            walk_prune=settings.walk_prune,
+        )
 
     @property
     def store(self) -> GraphStore:
@@ -203,10 +223,10 @@ class InMemoryReadModel:
         self, seeds: Mapping[str, float], k: int, damping: float = 0.85
     ) -> dict[str, float]:
         projection = self.index().projection
-        known = projection.chunk_pos.keys() | projection.entity_pos.keys()
-        if k <= 0 or not known & {s for s, w in seeds.items() if w > 0}:
+        if k <= 0 or not any(w > 0 and projection.knows(s) for s, w in seeds.items()):
             return {}  # no seed in the graph, no walk (as GDS)
-        return projection.personalized_top(seeds, k, damping)
+        tol, prune = self._walk
+        return projection.personalized_top(seeds, k, damping, tol=tol, prune=prune)
 
     def refresh_authority(self) -> bool:
         """Global PageRank over the projection, written to the store; the store moves its

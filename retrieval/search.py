@@ -40,9 +40,7 @@ class Searcher:
         self._store = store
         self._embedder = embedder
         self._settings = settings
-        self._model: GraphReadModel = model or InMemoryReadModel(
-            store, settings.bm25_k1, settings.bm25_b
-        )
+        self._model: GraphReadModel = model or InMemoryReadModel.from_settings(store, settings)
 
     @property
     def settings(self) -> RetrievalSettings:

@@ -9,7 +9,9 @@ import pytest
 
 from core.errors import ConfigError
 from kg.container import Container
+from retrieval.config import RetrievalSettings
 from retrieval.filters import SearchFilters
+from retrieval.search import Searcher
 from tests.conftest import FIXTURES
 
 EXPECTED = json.loads((FIXTURES / "demo_expected.json").read_text(encoding="utf-8"))
@@ -83,3 +85,21 @@ def test_authority_is_stored_after_ingest(demo_container: Container) -> None:
     version = demo_container.store.graph_version()
     demo_container.store.refresh_indexes()
     assert demo_container.store.graph_version() == version
+
+
+def test_a_walk_that_stays_on_its_seeds_still_ranks_the_relation_picks(
+    demo_container: Container,
+) -> None:
+    # A prune so high that no node spreads its mass and no passage among the seeds: the walk
+    # scores the linked entities only, and the document reached along the trust's relations
+    # (which shares no word with the question) comes from the strategic slots alone.
+    narrow = {"walk_prune": 1.0, "seed_chunks": 0, "candidate_pool": 5}
+    settings = RetrievalSettings.model_validate(
+        {**demo_container.settings.retrieval.model_dump(), **narrow}
+    )
+    searcher = Searcher(demo_container.store, demo_container.embedder, settings)
+    got = searcher.retrieve(EXPECTED["question"], k=8, preset="graph")
+    hit = next(r for r in got.results if r.doc_title == EXPECTED["national_plan_title"])
+    assert hit.components.get("strategic") == 1.0
+    assert hit.components["ppr"] == 0.0
+    assert hit.score > 0

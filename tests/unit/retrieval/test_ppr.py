@@ -118,3 +118,43 @@ def test_the_top_k_are_the_first_k_of_all_scores_sorted_ties_by_id() -> None:
     for k in range(0, len(ranked) + 2):
         top = p.personalized_top({"hub": 1.0}, k, damping=0.85)
         assert list(top.items()) == ranked[:k], k
+
+
+def _hub(leaves: int) -> Projection:
+    # c0 and a chain c0 - e0 - c1 - e1; c0 also mentions a hub that ``leaves`` chunks mention.
+    chunks = [("c0", "d0"), ("c1", "d1")] + [(f"l{i}", f"dl{i}") for i in range(leaves)]
+    mentions = [("c0", "e0", 1), ("c1", "e0", 1), ("c1", "e1", 1), ("c0", "hub", 1)]
+    mentions += [(f"l{i}", "hub", 1) for i in range(leaves)]
+    return Projection(_data(chunks, ["e0", "e1", "hub"], mentions))
+
+
+def test_a_pruned_walk_leaves_a_hub_that_holds_too_little_mass_per_edge() -> None:
+    p = _hub(1000)
+    exact = p.personalized({"c0": 1.0}, damping=0.5)
+    pruned = p.personalized({"c0": 1.0}, damping=0.5, prune=1e-3)
+    assert len(exact) == 1005  # every leaf, through the hub
+    # The hub's share (about a quarter) is far below 1e-3 per each of its 1,001 edges: it keeps
+    # its mass and sends none to the leaves; the chain beyond e0 is still walked.
+    assert "hub" in pruned and not any(n.startswith("l") for n in pruned)
+    assert {"c0", "e0", "c1", "e1"} <= set(pruned)
+
+
+def test_a_pruned_walk_is_a_lower_bound_of_the_exact_walk() -> None:
+    p = _hub(50)
+    exact = p.personalized({"c0": 1.0, "e1": 0.5}, damping=0.5)
+    for prune in (1e-6, 1e-4, 1e-2):
+        pruned = p.personalized({"c0": 1.0, "e1": 0.5}, damping=0.5, prune=prune)
+        assert set(pruned) <= set(exact)
+        for node, score in pruned.items():
+            assert score <= exact[node] + 1e-12, (prune, node)
+    assert p.personalized({"c0": 1.0}, damping=0.5, prune=1e-9) == pytest.approx(
+        p.personalized({"c0": 1.0}, damping=0.5), abs=1e-6
+    )
+
+
+def test_a_walk_steps_from_the_nodes_it_reached_only() -> None:
+    # Two components: a walk seeded in one never numbers a node of the other.
+    chunks = [("a0", "da"), ("b0", "db")]
+    p = Projection(_data(chunks, ["ea", "eb"], [("a0", "ea", 1), ("b0", "eb", 1)]))
+    nodes, _scores = p._personalized_scores({"a0": 1.0}, 0.5, 100, 1e-6, 0.0)
+    assert sorted(p._name(int(i)) for i in nodes) == ["a0", "ea"]
