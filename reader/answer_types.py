@@ -19,10 +19,13 @@ import re
 from collections.abc import Callable, Sequence
 
 from reader.question import STOPWORDS, Kind, content_lemmas, place_level, thing_labels, words
-from reader.text import NAME_WORDS, WORD, lemma
+from reader.text import NAME_WORDS, WORD, forms, lemma, lifespan
 
 # (entity text, NER label) per sentence.
 Entity = tuple[str, str]
+# A question's words for a birth and for a death, in any of their forms.
+_BIRTH = frozenset({"bear", "born", "birth", "birthplace"})
+_DEATH = frozenset({"die", "died", "death", "dead"})
 Ner = Callable[[Sequence[str]], list[list[Entity]]]
 
 # OntoNotes labels (en_core_web_*) that answer each kind of question. A THING ("what genre",
@@ -115,6 +118,11 @@ def short_answer(
     cast = in_role(sentence, found, roles)
     if cast:
         found = cast
+    half = _life_half(sentence, question)
+    if half is not None:
+        # "When was ... born" of "(7 March 1901 – 2 May 1960)": the date before the dash.
+        inside = [t for t in found if half[0] <= sentence.find(t) < half[1]]
+        found = inside or found
     relation, named = _anchors(sentence, question)
     spans = relation + named
 
@@ -199,3 +207,17 @@ def _joined(sentence: str, found: list[str]) -> list[str]:
         else:
             out.append(text)
     return out
+
+
+def _life_half(sentence: str, question: str) -> tuple[int, int] | None:
+    """The half of a biography's lifespan the question asks about: the birth half for "born",
+    the death half for "died"; None when it asks neither or the sentence gives no lifespan."""
+    halves = lifespan(sentence)
+    if halves is None:
+        return None
+    said = {f for w in words(question) for f in forms(w)}
+    if said & _BIRTH:
+        return halves[0]
+    if said & _DEATH:
+        return halves[1]
+    return None

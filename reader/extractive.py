@@ -289,6 +289,7 @@ def _decide(
         found.answer if isinstance(found, Verdict) else found.option,
         tuple(dict.fromkeys(cid for _, cid in pairs)),
         named=part.named,
+        cast=True,  # compared from both sides: a chain's second hop does not replace it
     )
 
 

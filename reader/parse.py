@@ -163,3 +163,30 @@ def _fillers(verb: Any, role: Role) -> list[Any]:
         found = [k for k in kids if k.dep_ in _OBJECTS]
     # "the man who founded it": the relative word stands for the noun its clause describes.
     return [f.head.head if f.lower_ in _RELATIVE and f.head.dep_ == "relcl" else f for f in found]
+
+
+# Attachments by which a verb describes the noun it hangs from: "the director who died"
+# (relative clause), "the director born in 1950" (participle).
+_DESCRIBING = frozenset({"relcl", "acl"})
+
+
+def compared_role(head: str, verbs: frozenset[str]) -> str | None:
+    """The noun whose event a comparison asks about, when it is not the compared thing
+    itself: "Which film has the director who died first" -> director (the films are compared
+    by their directors' deaths); "Which film's composer was born later" -> composer. None
+    for "Who died first" or "Which band was formed first" (the compared things' own event).
+    ``verbs``: the lemmas of the events looked for ("die", "bear")."""
+    doc = parsed(head)
+    if doc is None:
+        return None
+    asked = asked_noun(head)
+    for tok in doc:
+        if tok.lemma_.lower() not in verbs:
+            continue
+        nouns = [tok.head] if tok.dep_ in _DESCRIBING else []
+        nouns += [k for k in tok.children if k.dep_ in ("nsubj", "nsubjpass")]
+        for noun in nouns:
+            lemma = str(noun.lemma_).lower()
+            if noun.pos_ == "NOUN" and noun.lower_ not in _WH and lemma != asked:
+                return lemma
+    return None

@@ -44,6 +44,27 @@ QUESTION_NAME = re.compile(
 )
 
 
+# A biography's "(7 March 1901, Leeds – 2 May 1960, York)": birth before the dash, death
+# after it. A hyphen counts as the dash between spaces or right after a year ("1782- 1858").
+_PARENTHESIS = re.compile(r"\(([^()]*)\)")
+_LIFE_DASH = re.compile(r"\s*[–—]\s*|\s+-\s+|(?<=\d)-(?=\s*\d)")
+
+
+def lifespan(sentence: str) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """Character spans of the birth and the death half of the sentence's first parenthesis
+    that gives a year on each side of a dash; None when it has none."""
+    for m in _PARENTHESIS.finditer(sentence):
+        dash = _LIFE_DASH.search(m.group(1))
+        if dash is None:
+            continue
+        start, cut, end = m.start(1), m.start(1) + dash.start(), m.end(1)
+        if YEAR.search(sentence, start, cut) and YEAR.search(
+            sentence, cut + len(dash.group()), end
+        ):
+            return (start, cut), (cut + len(dash.group()), end)
+    return None
+
+
 # --- Lemmas -------------------------------------------------------------------------------
 # Words are matched across a question and its evidence by lemma: "chairs", "chaired" and
 # "chairing" meet on "chair", "priorities" on "priority", "born" on "bear". The lemmas are the

@@ -29,6 +29,8 @@ from reader.text import QUESTION_NAME, lemma
 
 # Question words that frame the comparison rather than name a property.
 _FRAME = frozenset({"both", "also", "same", "each", "either", "like", "too", "well"})
+# "The same nationality / country": read from what each subject's own page calls it first.
+_NATION = frozenset({"nationality", "country", "citizenship", "nation"})
 _PREFIX = 5  # words sharing their first five letters match ("published" / "publication")
 
 
@@ -129,6 +131,10 @@ def _same(
     cands: Sequence[Candidate],
     ranking: np.ndarray,
 ) -> Verdict | None:
+    if noun.lower() in _NATION:
+        nation = _same_nation(subjects, cands)
+        if nation is not None:
+            return nation
     kind = kind_of(f"Which {noun} is it?")
     found: list[set[str]] = []
     support: list[int] = []
@@ -150,3 +156,25 @@ def _same(
     if shared:
         return Verdict("Yes", f"each is in {sorted(shared)[0]} by the evidence", support)
     return Verdict("No", f"the evidence places them in different {noun}s", support)
+
+
+def _same_nation(subjects: dict[str, list[int]], cands: Sequence[Candidate]) -> Verdict | None:
+    """Nationality as a biography states it: the first nationality word (NER's NORP) of the
+    subject's own page, earliest sentence first ("Ann Lee (born 1950) is a Welsh poet")."""
+    found: list[str] = []
+    support: list[int] = []
+    for name, own in subjects.items():
+        pages = [i for i in own if _core(cands[i].passage.doc_title).startswith(name)]
+        stated = [i for i in pages if _nationality(cands[i])]
+        if not stated:
+            return None
+        top = min(stated, key=lambda i: (cands[i].passage.chunk_id, cands[i].position))
+        found.append(_nationality(cands[top]))
+        support.append(top)
+    if len(set(found)) == 1:
+        return Verdict("Yes", f"each is {found[0]} by its own page", support)
+    return Verdict("No", f"their pages call them {' and '.join(dict.fromkeys(found))}", support)
+
+
+def _nationality(c: Candidate) -> str:
+    return next((t for t, label in c.entities or () if label == "NORP"), "")

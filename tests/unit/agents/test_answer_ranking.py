@@ -210,6 +210,28 @@ def test_same_place_questions_compare_the_places_named(
     assert extractive_answer(question, evidence, embedder, ner=ner).answer.startswith("No ")
 
 
+@pytest.mark.parametrize(
+    ("kim", "verdict"),
+    [(" is an Italian painter. She toured Spain and France", "Yes"), (" is an Irish poet", "No")],
+)
+def test_same_nationality_is_read_from_each_subjects_own_page(
+    ner: Ner, embedder: SentenceTransformerEmbedder, kim: str, verdict: str
+) -> None:
+    # Other nationalities in a subject's later sentences ("Italy", "French") do not count.
+    evidence = [
+        Doc(
+            "lee", "Ann Lee", "Ann Lee (born 1950) is an Italian poet. She wrote for French papers."
+        ),
+        Doc("kim", "Bo Kim", f"Bo Kim (born 1961){kim}."),
+    ]
+    for question in (
+        "Are Ann Lee and Bo Kim of the same nationality?",
+        "Are both Ann Lee and Bo Kim from the same country?",
+    ):
+        answer = extractive_answer(question, evidence, embedder, ner=ner).answer
+        assert answer.startswith(f"{verdict} [lee] [kim]"), (question, answer[:60])
+
+
 def _part(
     kind: str, phrase: str | None, support: float = 1.0, top: bool = True, named: float = 1.0
 ) -> PartAnswer:

@@ -83,3 +83,73 @@ def test_the_choice_leads_the_answer_and_is_never_high(ner: Ner) -> None:
     assert ("The band was formed in 1997 by Scott Stevens.", "exies") in ex.sentences
     level, _ = cap_by_parts("HIGH", "strong evidence", ex.parts, question)
     assert level == "MEDIUM"
+
+
+# Invented films and people: two films, their directors' pages with lifespans.
+LIVES = [
+    Doc(
+        "rain",
+        "Dancing in the Rain",
+        "Dancing in the Rain is a 1952 American comedy film directed by Harold Vance "
+        "and starring Ruth Allen.",
+    ),
+    Doc(
+        "letters",
+        "Letters to a Stranger",
+        "Letters to a Stranger is a 1938 British drama film directed by Edwin Marsh "
+        "for a London studio.",
+    ),
+    Doc(
+        "vance",
+        "Harold Vance",
+        "Harold Vance (3 May 1901, Dayton, Ohio – 9 June 1990, Tucson, Arizona) was an "
+        "American film director.",
+    ),
+    Doc(
+        "marsh",
+        "Edwin Marsh",
+        "Edwin Marsh (12 October 1895 – 2 February 1961) was an English film director and writer.",
+    ),
+]
+
+
+def test_titles_with_lower_case_words_stay_whole() -> None:
+    assert options("Which film came out first, Dancing in the Rain or Letters to a Stranger?") == [
+        "Dancing in the Rain",
+        "Letters to a Stranger",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("question", "option"),
+    [
+        ("Which film came out first, Dancing in the Rain or Letters to a Stranger?",
+         "Letters to a Stranger"),
+        # A lifespan gives the birth before the dash and the death after it.
+        ("Who was born first, Harold Vance or Edwin Marsh?", "Edwin Marsh"),
+        ("Who died later, Harold Vance or Edwin Marsh?", "Harold Vance"),
+        ("Who lived longer, Harold Vance or Edwin Marsh?", "Harold Vance"),
+        ("Who is older, Harold Vance or Edwin Marsh?", "Edwin Marsh"),
+        # The films compared by their directors: the director's page, through the film's.
+        ("Which film has the director who died first, Dancing in the Rain or Letters to a "
+         "Stranger?", "Letters to a Stranger"),
+        ("Which film has the director born later, Dancing in the Rain or Letters to a "
+         "Stranger?", "Dancing in the Rain"),
+    ],
+)  # fmt: skip
+def test_times_of_lives_are_read_from_lifespans(ner: Ner, question: str, option: str) -> None:
+    cands = sentence_candidates(LIVES, 5, ner)
+    found = choose(question, cands, np.zeros(len(cands)))
+    assert found is not None and found.option == option
+
+
+def test_a_birth_or_death_is_read_from_its_half_of_a_lifespan(ner: Ner) -> None:
+    embedder = SentenceTransformerEmbedder()
+    for question, lead in [
+        ("When was the director of film Dancing in the Rain born?", "3 May 1901"),
+        ("When did the director of film Dancing in the Rain die?", "9 June 1990"),
+        ("Where was the director of film Dancing in the Rain born?", "Dayton, Ohio"),
+        ("Where did the director of film Dancing in the Rain die?", "Tucson, Arizona"),
+    ]:
+        ex = extractive_answer(question, LIVES, embedder, ner=ner)
+        assert ex.answer.startswith(lead), (question, ex.answer[:80])
