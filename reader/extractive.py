@@ -29,6 +29,7 @@ from reader.answer_types import Ner, short_answer
 from reader.answer_types import candidates as typed_candidates
 from reader.chain import second_hop
 from reader.choice import Choice, choose
+from reader.kinship import kin
 from reader.question import Kind, QuestionPart, analyse
 from reader.quote import graph_lines, with_subject
 from reader.roles import cast_sentence, full_name
@@ -273,7 +274,7 @@ def _decide(
     if picked.parts[0].kind == "YESNO":
         found: Verdict | Choice | None = verdict(question, cands, overall)
     else:
-        found = choose(question, cands, overall)
+        found = choose(question, cands, overall) or kin(question, cands)
     if found is None:
         return
     pairs = [(cands[i].sentence, cands[i].passage.chunk_id) for i in found.support]
