@@ -21,6 +21,7 @@ from agents.gaps import evidence_gaps, horizon, subtask_gaps
 from agents.graph_reach import GraphReach
 from agents.models import Critique, Gap, QueryContext, SubTask
 from agents.planner import entity_query
+from agents.role_gaps import role_fillers
 
 
 @dataclass(frozen=True)
@@ -86,14 +87,24 @@ def critique(
         and not g.description.startswith("no evidence mentions")
         and _key(g) not in asked
     ]
+    # What the evidence names in an asked role ("directed by Ann Lee") whose page it lacks:
+    # the next hop's answer is on that page. Asked once each; one still missing then does
+    # not keep the loop going.
+    roles = [
+        (e, n)
+        for e, n in role_fillers(ctx.question, evidence.items[: settings.max_evidence], reach)
+        if entity_query(n, ctx.question) not in asked
+    ]
     covered = (
         min(entity_cov, task_cov) >= settings.coverage_target
         and documents >= settings.min_documents
         and not any(g.severity == "high" for g in open_gaps)
+        and not roles
     )
     gaps: list[tuple[str, str]] = [
         (e.entity_id, e.name) for e in ctx.linked if e.entity_id not in mentioned
     ]
+    gaps += [r for r in roles if r not in gaps]
     gaps += [(n.entity_id, n.name) for n in ctx.neighbours if n.entity_id not in mentioned]
     gaps += [(b, name) for b, name in bridges if b not in mentioned and (b, name) not in gaps]
     new_tasks: list[SubTask] = []

@@ -10,7 +10,7 @@ count fully, co-occurrence weakly). Nothing here walks the graph itself.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from graph_store.read_model import GraphReadModel, PathHop
 
@@ -49,6 +49,14 @@ class GraphReach:
     def mentions(self, chunk_id: str) -> dict[str, int]:
         self.load([chunk_id])
         return self._mentions[chunk_id]
+
+    def names(self, entity_ids: Sequence[str]) -> dict[str, str]:
+        """Names of any entities, reached or not (one read-model call)."""
+        return self._model.entity_names(entity_ids) if entity_ids else {}
+
+    def pages(self, entity_ids: Sequence[str]) -> dict[str, list[str]]:
+        """The chunks of the documents each entity is the subject of."""
+        return self._model.subject_chunks(entity_ids) if entity_ids else {}
 
     def name(self, entity_id: str) -> str:
         hop = self.reach.get(entity_id)
