@@ -71,6 +71,11 @@ class AgentSettings(BaseModel):
     iterations_simple: int = Field(default=1, ge=1, le=10)
     iterations_moderate: int = Field(default=2, ge=1, le=10)
     iterations_complex: int = Field(default=3, ge=1, le=10)
+    # Rounds added (up to max_iterations) when the last round's evidence names who fills the
+    # question's role but lacks their page (agents/role_gaps.py): "the director of X" names
+    # one thing and is still two hops. 1 answered 2 more of the 30 2Wiki-style dev questions
+    # (session 22).
+    role_extra_rounds: int = Field(default=1, ge=0, le=3)
     # Offline complexity from the number of distinct entities the question links to: one entity
     # is a lookup, two a relation between them, three or more a comparison.
     moderate_min_entities: int = Field(default=2, ge=1)

@@ -88,12 +88,13 @@ def critique(
         and _key(g) not in asked
     ]
     # What the evidence names in an asked role ("directed by Ann Lee") whose page it lacks:
-    # the next hop's answer is on that page. Asked once each; one still missing then does
-    # not keep the loop going.
+    # the next hop's answer is on that page, asked for by the name alone (with the question
+    # beside it the first hop's pages come back first). Asked once each; one still missing
+    # then does not keep the loop going.
     roles = [
         (e, n)
         for e, n in role_fillers(ctx.question, evidence.items[: settings.max_evidence], reach)
-        if entity_query(n, ctx.question) not in asked
+        if n not in asked
     ]
     covered = (
         min(entity_cov, task_cov) >= settings.coverage_target
@@ -104,10 +105,20 @@ def critique(
     gaps: list[tuple[str, str]] = [
         (e.entity_id, e.name) for e in ctx.linked if e.entity_id not in mentioned
     ]
-    gaps += [r for r in roles if r not in gaps]
     gaps += [(n.entity_id, n.name) for n in ctx.neighbours if n.entity_id not in mentioned]
     gaps += [(b, name) for b, name in bridges if b not in mentioned and (b, name) not in gaps]
-    new_tasks: list[SubTask] = []
+    new_tasks: list[SubTask] = [
+        SubTask(
+            id=f"t{len(tasks) + n}",
+            description=f"gap: the page of {name}, named in the question's role, is missing",
+            query=name,
+            origin="gap",
+            focus_entity_id=entity_id,
+            focus_name=name,
+        )
+        for n, (entity_id, name) in enumerate(roles[: settings.max_gap_queries])
+    ]
+    asked.update(name for _, name in roles)
     for gap in open_gaps:
         if len(new_tasks) >= settings.max_gap_queries:
             break
@@ -147,7 +158,8 @@ def critique(
         new_share=new_share,
         converged=converged,
         covered=covered,
-        gaps=[name for _, name in gaps],
+        gaps=[name for _, name in [*roles, *gaps]],
+        role_pages=[name for _, name in roles],
         typed_gaps=typed,
         new_subtasks=new_tasks,
         stop=bool(reason),

@@ -89,6 +89,7 @@ class Gathered:
     iterations: int = 0
     warnings: list[str] = field(default_factory=list)
     bridges: list[tuple[str, str]] = field(default_factory=list)  # (entity id, name)
+    extra_rounds: int = 0  # rounds added for role pages (_one_more_round)
     rounds: list[IterationRound] = field(default_factory=list)
     filters: SearchFilters | None = None
     rounds_failed: dict[int, list[str]] = field(default_factory=dict)  # iteration -> failures
@@ -118,7 +119,9 @@ def gather(run: RunContext, searcher: Searcher | None = None) -> Gathered:
         filters=run.filters,
     )
     round_tasks = list(the_plan.subtasks)
-    for iteration in range(1, ctx.iteration_budget + 1):
+    iteration = 0
+    while iteration < ctx.iteration_budget:  # the budget may grow (_one_more_round)
+        iteration += 1
         record = IterationRound(iteration=iteration, queries=[t.query for t in round_tasks])
         retrieved, fresh = _retrieve_round(run, searcher, out, round_tasks, iteration)
         out.iterations = iteration
@@ -131,6 +134,8 @@ def gather(run: RunContext, searcher: Searcher | None = None) -> Gathered:
             token_budget=settings.max_tokens_total if caller else 0,
         )
         verdict = critique(facts, ctx, out.tasks, pool, reach, settings, out.bridges)
+        if verdict.stop and _one_more_round(verdict, ctx, settings, out):
+            verdict.stop, verdict.reason = False, "a page the question's role needs is missing"
         out.critiques.append(verdict)
         record.retrieved, record.new_evidence = len(retrieved), len(fresh)
         record.failed = out.rounds_failed.pop(iteration, [])
@@ -151,6 +156,24 @@ def gather(run: RunContext, searcher: Searcher | None = None) -> Gathered:
         ],
     )
     return out
+
+
+def _one_more_round(
+    verdict: Critique, ctx: QueryContext, settings: AgentSettings, out: Gathered
+) -> bool:
+    """Whether a run that used its budget gets one more round for the pages of those the
+    evidence names in the question's role (at most ``role_extra_rounds``, within
+    ``max_iterations``)."""
+    budget_spent = verdict.iteration >= ctx.iteration_budget
+    if not (budget_spent and verdict.role_pages and verdict.new_subtasks):
+        return False
+    if out.extra_rounds >= settings.role_extra_rounds:
+        return False
+    if ctx.iteration_budget >= settings.max_iterations:
+        return False
+    ctx.iteration_budget += 1
+    out.extra_rounds += 1
+    return True
 
 
 _CRITIQUE_EVENT = {

@@ -136,6 +136,8 @@ class Critique(BaseModel):
     converged: bool
     covered: bool
     gaps: list[str] = Field(default_factory=list)  # entity names without evidence yet
+    # names the evidence gives in the question's role whose own pages it lacks (role_gaps.py)
+    role_pages: list[str] = Field(default_factory=list)
     typed_gaps: list[Gap] = Field(default_factory=list)
     new_subtasks: list[SubTask] = Field(default_factory=list)
     stop: bool = False

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from agents.config import AgentSettings
 from agents.graph_reach import GraphReach
 from agents.models import EvidenceItem
+from agents.orchestrator import answer
 from agents.role_gaps import role_fillers
 from kg.container import Container
-from tests.invented import ingest_docs
+from retrieval.embedder import SentenceTransformerEmbedder
+from tests.invented import ingest_docs, rules_graph
 
 DOCS = {
     "sea-glass.md": (
@@ -46,3 +49,25 @@ def test_the_page_of_whoever_fills_the_asked_role_is_asked_for(
     both = _items(container, {"Sea Glass", "Marta Kowal"})
     assert role_fillers(question, both, reach) == []
     assert role_fillers("When was the film Sea Glass shot?", film_only, reach) == []
+
+
+def test_a_one_round_question_gets_a_round_for_the_roles_page(
+    tmp_path: Path, embedder: SentenceTransformerEmbedder
+) -> None:
+    container = rules_graph(tmp_path, embedder, DOCS)
+    # One passage a query: the first round holds the film's page only.
+    cfg = AgentSettings(audit_dir=tmp_path / "audit", k_per_query=1, iterations_simple=1)
+    question = "When did the director of the film Sea Glass die?"
+    try:
+        result = answer(container, question, settings=cfg)
+        # Without the added round the run stops with the film's page alone.
+        no_extra = cfg.model_copy(update={"role_extra_rounds": 0})
+        alone = answer(container, question, settings=no_extra)
+    finally:
+        container.store.close()
+
+    assert len(result.rounds) == 2, result.rounds
+    assert "Marta Kowal" in " ".join(result.rounds[1].queries)
+    lead = result.answer.split("\n")[0]
+    assert "March 1999" in lead, result.answer[:120]
+    assert len(alone.rounds) == 1 and "March 1999" not in alone.answer.split("\n")[0]
