@@ -108,13 +108,11 @@ def critique(
     gaps += [(n.entity_id, n.name) for n in ctx.neighbours if n.entity_id not in mentioned]
     gaps += [(b, name) for b, name in bridges if b not in mentioned and (b, name) not in gaps]
     new_tasks: list[SubTask] = [
-        SubTask(
-            id=f"t{len(tasks) + n}",
-            description=f"gap: the page of {name}, named in the question's role, is missing",
-            query=name,
-            origin="gap",
-            focus_entity_id=entity_id,
-            focus_name=name,
+        _focused(
+            len(tasks) + n,
+            (entity_id, name),
+            name,
+            f"gap: the page of {name}, named in the question's role, is missing",
         )
         for n, (entity_id, name) in enumerate(roles[: settings.max_gap_queries])
     ]
@@ -140,13 +138,11 @@ def critique(
             continue
         asked.add(query)
         new_tasks.append(
-            SubTask(
-                id=f"t{len(tasks) + len(new_tasks)}",
-                description=f"gap: no evidence mentions {name} yet",
-                query=query,
-                origin="gap",
-                focus_entity_id=entity_id,
-                focus_name=name,
+            _focused(
+                len(tasks) + len(new_tasks),
+                (entity_id, name),
+                query,
+                f"gap: no evidence mentions {name} yet",
             )
         )
     reason = _stop_reason(facts, covered, converged, bool(new_tasks))
@@ -164,6 +160,18 @@ def critique(
         new_subtasks=new_tasks,
         stop=bool(reason),
         reason=reason or "gaps remain: querying bridge entities",
+    )
+
+
+def _focused(number: int, entity: tuple[str, str], query: str, description: str) -> SubTask:
+    """A gap query about one entity: ``entity`` is (entity id, name)."""
+    return SubTask(
+        id=f"t{number}",
+        description=description,
+        query=query,
+        origin="gap",
+        focus_entity_id=entity[0],
+        focus_name=entity[1],
     )
 
 
