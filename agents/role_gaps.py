@@ -3,8 +3,8 @@
 "When did the director of the film Sea Glass die?" is answered on the director's page, which
 shares no word with the question: the film's page names the director ("directed by Ann
 Lee"), and the next round asks for Ann Lee. A word of the question and a word of the evidence
-are one role when they share their first five letters ("director", "directed" — as the
-reader's verdicts match words); the named entity must follow that word closely, be one the
+are one role when they are one word family (`reader.text.one_family`: "director",
+"directed"); the named entity must follow that word closely, be one the
 graph says the passage mentions, and be the subject of a document in the graph that the
 evidence does not hold yet.
 """
@@ -16,9 +16,8 @@ from collections.abc import Sequence
 from agents.graph_reach import GraphReach
 from agents.models import EvidenceItem
 from reader.question import STOPWORDS, words
-from reader.text import WORD
+from reader.text import FAMILY_LETTERS, WORD
 
-_STEM = 5
 # How far after the role's word its filler may start: "directed by Ann Lee", "written and
 # directed by Ann Lee and Bo Kim".
 _NEAR = 40
@@ -28,11 +27,8 @@ def role_fillers(
     question: str, items: Sequence[EvidenceItem], reach: GraphReach
 ) -> list[tuple[str, str]]:
     """(entity id, name) of each entity named in an asked role whose page is missing."""
-    stems = {
-        w.lower()[:_STEM]
-        for w in words(question)
-        if len(w) >= _STEM and w[:1].islower() and w.lower() not in STOPWORDS
-    }
+    role = [w.lower() for w in words(question) if w[:1].islower() and w.lower() not in STOPWORDS]
+    stems = {w[:FAMILY_LETTERS] for w in role if len(w) >= FAMILY_LETTERS}
     if not stems:
         return []
     found: dict[str, str] = {}
@@ -40,7 +36,7 @@ def role_fillers(
         ends = [
             m.end()
             for m in WORD.finditer(item.text)
-            if len(m.group()) >= _STEM and m.group().lower()[:_STEM] in stems
+            if len(m.group()) >= FAMILY_LETTERS and m.group().lower()[:FAMILY_LETTERS] in stems
         ]
         names = reach.names(list(reach.mentions(item.chunk_id))) if ends else {}
         for end in ends:

@@ -28,7 +28,7 @@ from reader.answer_facts import sentence_lemmas
 from reader.parse import compared_role
 from reader.question import STOPWORDS, words
 from reader.sentence_rank import Candidate
-from reader.text import OPTION_SPAN, YEAR, lemma, lifespan
+from reader.text import OPTION_SPAN, YEAR, lemma, lifespan, one_family
 from reader.verdict import subject_key, subject_sentences
 
 _EARLY = frozenset({"first", "earlier", "earliest", "older", "oldest", "before", "sooner"})
@@ -53,9 +53,6 @@ _EVENTS = {
     "death": frozenset({"die", "death", "dead"}),
     "life": frozenset({"live", "life", "lifespan"}),
 }
-# Words of one family share their first letters: "director" and "directed" (five letters,
-# as the yes/no verdict matches words).
-_STEM = 5
 # The two options at the question's end: "..., A or B?", "... first A or B ?".
 _OPTIONS = re.compile(rf"({OPTION_SPAN})\s*,?\s+or\s+({OPTION_SPAN})\s*\??\s*$")
 
@@ -148,7 +145,7 @@ def _event(asked: list[str], said: set[str]) -> str | None:
     for event in ("birth", "death"):
         if set(asked) & _EVENTS[event]:
             return event
-    if set(asked) & _EVENTS["life"] and said & (_LONG | _SHORT):
+    if set(asked) & _EVENTS["life"] and said & _SPAN:
         return "life"
     if said & _AGE:
         return "age"
@@ -188,7 +185,7 @@ def _filler(role: str, sentences: list[int], cands: Sequence[Candidate]) -> str 
         at = [
             m.start()
             for m in re.finditer(r"[\w'’-]+", c.sentence)
-            if _prefix(role, lemma(m.group()))
+            if one_family(role, lemma(m.group()))
         ]
         if not at:
             continue
@@ -196,11 +193,6 @@ def _filler(role: str, sentences: list[int], cands: Sequence[Candidate]) -> str 
             if label == "PERSON" and c.sentence.find(text, at[0]) >= 0:
                 return text
     return None
-
-
-def _prefix(a: str, b: str) -> bool:
-    """Words of one family by their first letters ("director", "directed")."""
-    return a == b or (min(len(a), len(b)) >= _STEM and a[:_STEM] == b[:_STEM])
 
 
 def _by_time(

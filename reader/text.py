@@ -44,6 +44,17 @@ QUESTION_NAME = re.compile(
 )
 
 
+# Words of one family share their first five letters: "published" / "publication",
+# "director" / "directed". Looser than lemmas, for matching a question's words to evidence.
+FAMILY_LETTERS = 5
+
+
+def one_family(a: str, b: str) -> bool:
+    """Whether two words (lower case) are one word family by ``FAMILY_LETTERS``."""
+    n = FAMILY_LETTERS
+    return a == b or (len(a) >= n and len(b) >= n and a[:n] == b[:n])
+
+
 # A biography's "(7 March 1901, Leeds – 2 May 1960, York)": birth before the dash, death
 # after it. A hyphen counts as the dash between spaces or right after a year ("1782- 1858").
 _PARENTHESIS = re.compile(r"\(([^()]*)\)")

@@ -25,13 +25,12 @@ import numpy as np
 from reader.answer_types import candidates
 from reader.question import STOPWORDS, content_lemmas, kind_of, words
 from reader.sentence_rank import Candidate
-from reader.text import QUESTION_NAME, lemma
+from reader.text import QUESTION_NAME, lemma, one_family
 
 # Question words that frame the comparison rather than name a property.
 _FRAME = frozenset({"both", "also", "same", "each", "either", "like", "too", "well"})
 # "The same nationality / country": read from what each subject's own page calls it first.
 _NATION = frozenset({"nationality", "country", "citizenship", "nation"})
-_PREFIX = 5  # words sharing their first five letters match ("published" / "publication")
 
 
 @dataclass(frozen=True)
@@ -90,10 +89,7 @@ def subject_sentences(names: Sequence[str], cands: Sequence[Candidate]) -> dict[
 
 
 def _matches(word: str, sentence: set[str]) -> bool:
-    return word in sentence or any(
-        len(w) >= _PREFIX and len(word) >= _PREFIX and w[:_PREFIX] == word[:_PREFIX]
-        for w in sentence
-    )
+    return word in sentence or any(one_family(word, w) for w in sentence)
 
 
 def _property(
