@@ -142,7 +142,9 @@ bench-qa: setup-dev
 	for c in hotpotqa musique; do \
 	  $(BIN)/kg bench qa --corpus $$M/$$c/$${c}_train_corpus.json \
 	    --questions $$M/$$c/$${c}_train.json $(QA_FLAGS) --out .kg/bench/results/qa-$$c.json; \
-	done
+	done; \
+	$(BIN)/kg bench qa --corpus $$M/2wikimultihopqa/2wikimultihopqa_corpus.json \
+	  --questions bench/questions/2wiki-dev.json $(QA_FLAGS) --out .kg/bench/results/qa-2wiki-dev.json
 
 # Questions no round has tuned on (bench/questions/README.md): the same corpora, new questions.
 bench-qa-unseen: setup-dev
