@@ -268,9 +268,9 @@ class _LocalWalk:
     ``prune`` per edge it has, so a hub must gather much mass before it spreads it over its
     thousands of edges; the work then depends on ``prune``, not on the size of the graph.
     Every score is a lower bound of the exact walk's (what still waits at a node would reach
-    it again, and others, had it been pushed). With
-    ``prune`` 0 every node pushes each round: the exact walk's power series, stopped when less
-    than ``tol`` of the mass still waits. Nodes are numbered in the order reached."""
+    it again, and others, had it been pushed). With ``prune`` 0 every node pushes each
+    round: the exact walk's power series, stopped when less than ``tol`` of the mass still
+    waits. Nodes are numbered in the order reached."""
 
     def __init__(
         self, projection: Projection, weights: Mapping[int, float], damping: float
