@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from core.names import unqualified_name
 from reader.choice import Choice
 from reader.sentence_rank import Candidate
 from reader.verdict import subject_key, subject_sentences
@@ -92,7 +93,7 @@ def _relative(person: str, step: str, cands: Sequence[Candidate]) -> tuple[str, 
             c = cands[i]
             m = _SPOUSE.search(c.sentence)
             if i not in own and m and subject_key(m.group("name")).startswith(key):
-                return re.sub(r"\s*\(.*\)$", "", c.passage.doc_title), i
+                return unqualified_name(c.passage.doc_title), i
     return None
 
 
