@@ -36,7 +36,7 @@ _ASKED = re.compile(
     r"\b(" + "|".join(map(re.escape, _CHAINS)) + r")\s+of\s+(.+?)\s*\??\s*$", re.IGNORECASE
 )
 # A person's name in a sentence: capitalised words, with the particles of noble names
-# ("Georg of Limburg", "Ludwig von Arnim", "Ivo the Tall") and a regnal number ("Guy II").
+# ("Otto of Brenna", "Ludwig von Arnim", "Ivo the Tall") and a regnal number ("Aldo III").
 _NAME = r"[A-Z][\w'’.\-]*(?:\s+(?:(?:of|the|von|van|de|du|la|le)\s+)?[A-Z][\w'’.\-]*)*"
 _PARENTS = re.compile(
     rf"\b(?:son|daughter|child)\s+of\s+(?:the\s+)?(?P<father>{_NAME})"
