@@ -1,3 +1,4 @@
+// The given aliases that no entity link holds any more (see KuzuWriteMixin._cleanup).
 MATCH (a:Alias)
-WHERE NOT EXISTS { MATCH (a)-[:ALIAS_OF]->(:Entity) }
+WHERE a.normalized IN $names AND NOT EXISTS { MATCH (a)-[:ALIAS_OF]->(:Entity) }
 DELETE a

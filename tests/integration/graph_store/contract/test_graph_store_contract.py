@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from core.errors import StoreError
-from graph_schema import DocumentGraph
+from graph_schema import Alias, DocumentGraph
 from graph_schema.models import SameAs
 from tests.integration.graph_store.contract.conftest import graph
 from tests.integration.tiny_graphs import DIM, vec
@@ -51,6 +51,29 @@ def test_delete_leaves_no_chunk_mention_or_orphan(store: Any) -> None:
     assert all(not cid.startswith("t-da-") for cid in exported.chunk_ids)
     assert exported.entity_ids == ["b"]
     assert exported.next_edges == []
+
+
+def test_an_entity_named_without_a_mention_leaves_nothing(store: Any) -> None:
+    g = graph("da", ["x one"], ["a", "b"], [("a", "b")])
+    # b is an alias and a relation end of the document, but no chunk mentions it
+    g = g.model_copy(update={"mentions": tuple(m for m in g.mentions if m.entity_id != "b")})
+    store.upsert_documents([g])
+    c = store.counts()
+    assert (c.entities, c.aliases, c.relations, c.mentions) == (1, 1, 0, 1)
+    assert store.alias_targets(["a", "b"]) == {"a": "a"}
+
+
+def test_the_aliases_of_an_entity_that_goes_go_with_it(store: Any) -> None:
+    store.upsert_documents([graph("da", ["x"], ["a"], [])])
+    other = graph("db", ["y"], ["b"], [])
+    # db names a by another alias without mentioning it: the link is db's, the entity da's
+    extra = Alias(name="A TWO", normalized="a two", entity_id="a", method="name")
+    store.upsert_documents([other.model_copy(update={"aliases": (*other.aliases, extra)})])
+    assert store.alias_targets(["a", "a two"]) == {"a": "a", "a two": "a"}
+    store.upsert_documents([graph("da", ["x changed"], ["c"], [])])
+    c = store.counts()
+    assert (c.entities, c.aliases) == (2, 2)
+    assert store.alias_targets(["a", "a two", "b", "c"]) == {"b": "b", "c": "c"}
 
 
 def test_shared_relation_keeps_evidence_of_remaining_document(store: Any) -> None:
