@@ -1,5 +1,5 @@
 // The entity each alias key names; the most-mentioned first when a key names several.
-MATCH (a:Alias)-[:ALIAS_OF]->(e:Entity)
-WHERE a.normalized IN $keys
+UNWIND $keys AS key
+MATCH (a:Alias {normalized: key})-[:ALIAS_OF]->(e:Entity)
 RETURN a.normalized, e.id
 ORDER BY a.normalized, e.mentions DESC, e.id

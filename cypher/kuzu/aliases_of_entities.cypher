@@ -1,4 +1,4 @@
 // The aliases linked to the given entities.
-MATCH (a:Alias)-[:ALIAS_OF]->(e:Entity)
-WHERE e.id IN $ids
+UNWIND $ids AS id
+MATCH (a:Alias)-[:ALIAS_OF]->(e:Entity {id: id})
 RETURN DISTINCT a.normalized

@@ -1,3 +1,3 @@
-MATCH (d:Document)-[:HAS_CHUNK]->(c:Chunk)
-WHERE c.id IN $ids
+UNWIND $ids AS id
+MATCH (d:Document)-[:HAS_CHUNK]->(c:Chunk {id: id})
 RETURN c.id, d.id, d.title, c.text, c.idx

@@ -1,3 +1,3 @@
-MATCH (d:Document)-[:HAS_CHUNK]->(c:Chunk)
-WHERE d.id IN $ids
+UNWIND $ids AS id
+MATCH (d:Document {id: id})-[:HAS_CHUNK]->(c:Chunk)
 RETURN d.id, c.id

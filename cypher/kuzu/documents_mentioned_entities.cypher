@@ -1,3 +1,3 @@
-MATCH (d:Document)-[:HAS_CHUNK]->(:Chunk)-[:MENTIONS]->(e:Entity)
-WHERE d.id IN $ids
+UNWIND $ids AS id
+MATCH (d:Document {id: id})-[:HAS_CHUNK]->(:Chunk)-[:MENTIONS]->(e:Entity)
 RETURN DISTINCT e.id

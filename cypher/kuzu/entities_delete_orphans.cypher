@@ -1,4 +1,5 @@
 // Entities that no chunk mentions any more go, with their relations and alias links.
-MATCH (e:Entity)
-WHERE e.id IN $entity_ids AND NOT EXISTS { MATCH (:Chunk)-[:MENTIONS]->(e) }
+UNWIND $entity_ids AS id
+MATCH (e:Entity {id: id})
+WHERE NOT EXISTS { MATCH (:Chunk)-[:MENTIONS]->(e) }
 DETACH DELETE e

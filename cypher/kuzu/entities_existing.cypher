@@ -1,1 +1,3 @@
-MATCH (e:Entity) WHERE e.id IN $ids RETURN e.id
+UNWIND $ids AS id
+MATCH (e:Entity {id: id})
+RETURN e.id

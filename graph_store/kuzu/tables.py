@@ -108,6 +108,16 @@ def related_table(rows: Sequence[dict[str, Any]]) -> Any:
     )
 
 
+def alias_table(rows: Sequence[dict[str, Any]]) -> Any:
+    """Alias nodes: one row per new key (``alias_rows`` rows)."""
+    return pa.table(
+        {
+            "normalized": pa.array([r["normalized"] for r in rows], pa.string()),
+            "name": pa.array([r["name"] for r in rows], pa.string()),
+        }
+    )
+
+
 def alias_of_table(rows: Sequence[dict[str, Any]]) -> Any:
     """``fold_alias_links`` create rows."""
     return pa.table(

@@ -18,6 +18,7 @@ from graph_schema import DocumentGraph, Entity
 from graph_store.kuzu.provenance import fold_alias_links, fold_relations
 from graph_store.kuzu.tables import (
     alias_of_table,
+    alias_table,
     chunk_table,
     document_table,
     entity_table,
@@ -37,6 +38,7 @@ class _Stored:
     mentioned: set[str] = field(default_factory=set)
     relations: list[list[Any]] = field(default_factory=list)
     links: list[list[Any]] = field(default_factory=list)
+    aliases: set[str] = field(default_factory=set)  # the batch's alias keys the store has
 
     def all_chunks(self) -> set[str]:
         return {c for ids in self.chunks.values() for c in ids}
@@ -219,6 +221,9 @@ class KuzuWriteMixin:
         ask = [r for r in batch.links if r["entity_id"] not in new_ids]
         if ask:
             stored.links += self._q("alias_links_existing", rows=ask)
+        names = sorted({str(r["normalized"]) for r in batch.links})
+        if names:
+            stored.aliases = {r[0] for r in self._q("aliases_existing", names=names)}
         return stored, known
 
     def _write_nodes(self, batch: _Batch, stored: _Stored, known: set[str]) -> None:
@@ -265,10 +270,16 @@ class KuzuWriteMixin:
         if copied:
             self._q("mentions_copy", rows=mention_table(copied))
         self._q_rows("mentions_create", rest)
+        # New alias keys are copied (a MERGE per row scanned the whole table in Kùzu 0.11.3),
+        # only those with a link to write: no alias is left bare, so the orphan check needs no
+        # alias this transaction creates.
+        have = stored.aliases | {r[0] for r in stored.links}
         names: dict[str, Row] = {}
-        for row in batch.links:
-            names.setdefault(row["normalized"], row)
-        self._q_rows("aliases_merge", list(names.values()))
+        for row in alias_links:
+            if row["normalized"] not in have and row["entity_id"] in entity_ok:
+                names.setdefault(row["normalized"], row)
+        if names:
+            self._q("aliases_copy", rows=alias_table(list(names.values())))
         copied, rest = _split(
             alias_links, lambda r: r["normalized"] in alias_ok and r["entity_id"] in entity_ok
         )

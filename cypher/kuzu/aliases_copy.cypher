@@ -1,0 +1,1 @@
+COPY Alias FROM $rows

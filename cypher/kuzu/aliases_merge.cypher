@@ -1,3 +1,0 @@
-UNWIND $rows AS r
-MERGE (a:Alias {normalized: r.normalized})
-ON CREATE SET a.name = r.name
