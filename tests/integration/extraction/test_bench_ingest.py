@@ -41,7 +41,9 @@ def test_run_reports_both_rates_their_ratio_and_memory(
     threads = result["threads_cpu_s"]
     assert threads["main"] > 0 and all(v > 0 for v in threads["others"])
     per_passage = 1000 * budget["ingest_cpu_s"] / result["passages"]
-    assert abs(result["ingest_cpu_ms_per_passage"] - per_passage) < 0.1
+    # both figures are rounded: the ms a passage to 0.1, the CPU seconds to 1 ms (over 6)
+    slack = 0.05 + 0.5 / result["passages"] + 1e-9
+    assert abs(result["ingest_cpu_ms_per_passage"] - per_passage) <= slack
 
 
 def test_names_beside_the_chunks_write_the_same_graph(
