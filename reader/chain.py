@@ -10,14 +10,15 @@ ranking puts the first hop's near-duplicates above it; the words the first hop l
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from core.names import unqualified_name
 from reader.answer_facts import carries, sentence_lemmas
-from reader.answer_types import short_answer
+from reader.answer_types import bridges, short_answer
 from reader.question import QuestionPart
 from reader.sentence_rank import Candidate, rarity_of, typed, weighted_share
 
@@ -36,47 +37,40 @@ def second_hop(
     parts: Sequence[QuestionPart],
     question: str,
     top: int,
+    max_spread: int = 2,
 ) -> Hop | None:
     """The sentence that answers the rest of a chain: one of the ``top`` sentences names
-    another evidence document (the bridge, "... aired on Harbour Network"), and a sentence of
-    that document uses the question's relation words the naming sentence leaves unused ("It
-    was founded by Ann Lee"). A sentence stating a fact of the asked kind wins ("It is
+    another evidence document (the bridge, "... aired on Harbour Network"), or adds a name to
+    the question that a sentence of another document holds ("born in Fernhollow" and "The
+    Diocese of Fernhollow is ..."; only names at most ``max_spread`` documents hold), and that
+    sentence uses the question's relation words the naming sentence leaves unused ("It was
+    founded by Ann Lee"). A sentence stating a fact of the asked kind wins ("It is
     headquartered in Portlow" over "... is a restaurant holding company" for "in what city");
-    then the most of those words, rarest counted most; then the ranking. None when no chain
-    is there."""
+    then the most of those words, rarest counted most; then the ranking. The short answer is
+    never the linking name itself (the chain went through it). None when no chain is there."""
     words = {w for p in parts for w in p.relation_words}
     if not words:
         return None
     own = [sentence_lemmas(c.sentence) for c in cands]
     rarity = rarity_of(sorted(words), own)
     asked = question.lower()
-    # (what the anchor sentence names, its document, the relation words it leaves unused)
-    anchors = [
-        (
-            cands[a].sentence.lower(),
-            cands[a].passage.doc_title,
-            {w: rarity[w] for w in words - own[a] - sentence_lemmas(cands[a].passage.doc_title)},
-        )
-        for a in (int(i) for i in np.argsort(-ranking)[:top])
-    ]
+    lows = [c.sentence.lower() for c in cands]
+    anchors = _anchors(cands, ranking, question, top, (words, own, rarity), max_spread, lows)
     best: tuple[bool, float, float, int] | None = None
+    via: dict[int, set[str]] = {}
     for i, c in enumerate(cands):
         title = unqualified_name(c.passage.doc_title).lower()
         if len(title) < 3 or title in asked:
             continue
-        gain = max(
-            (
-                weighted_share(rest, own[i])
-                for named, doc, rest in anchors
-                if rest and doc != c.passage.doc_title and title in named
-            ),
-            default=0.0,
-        )
+        gain, through = _link(anchors, c.passage.doc_title, title, lows[i], own[i])
         if gain <= 0:
             continue
+        # The bridge itself is what the chain went through, not its answer.
+        ents = tuple(e for e in c.entities or () if e[0].lower() not in through)
+        via[i] = through
         fact = any(
             carries(p.kind, c.sentence, question)
-            and (p.kind == "NUMBER" or typed(p, c, question) > 0)
+            and (p.kind == "NUMBER" or typed(p, replace(c, entities=ents), question) > 0)
             for p in parts
         )
         key = (fact, gain, float(ranking[i]), i)
@@ -87,6 +81,76 @@ def second_hop(
     c = cands[best[3]]
     one = parts[0] if len(parts) == 1 else None
     phrase = None
-    if best[0] and one is not None and c.entities and one.kind not in ("YESNO", "LIST"):
-        phrase = short_answer(one.kind, c.sentence, c.entities, question)
+    ents = tuple(e for e in c.entities or () if e[0].lower() not in via[best[3]])
+    if best[0] and one is not None and ents and one.kind not in ("YESNO", "LIST"):
+        phrase = short_answer(one.kind, c.sentence, ents, question)
     return Hop(best[3], phrase)
+
+
+@dataclass(frozen=True)
+class _Anchor:
+    sentence: str  # lower-cased
+    adds: frozenset[str]  # the names it adds to the question (lower-cased) that may link
+    doc: str
+    rest: dict[str, float]  # the relation words it leaves unused, by rarity
+
+
+def _anchors(
+    cands: Sequence[Candidate],
+    ranking: np.ndarray,
+    question: str,
+    top: int,
+    relation: tuple[set[str], Sequence[set[str]], dict[str, float]],
+    max_spread: int,
+    lows: Sequence[str],
+) -> list[_Anchor]:
+    words, own, rarity = relation
+    spread = _spread(cands, lows)
+    out = []
+    for a in (int(i) for i in np.argsort(-ranking)[:top]):
+        adds = (b.lower() for b in bridges(cands[a].entities or (), question))
+        unused = words - own[a] - sentence_lemmas(cands[a].passage.doc_title)
+        out.append(
+            _Anchor(
+                lows[a],
+                frozenset(t for t in adds if spread(t) <= max_spread),
+                cands[a].passage.doc_title,
+                {w: rarity[w] for w in unused},
+            )
+        )
+    return out
+
+
+def _link(
+    anchors: Sequence[_Anchor], doc: str, title: str, low: str, own: set[str]
+) -> tuple[float, set[str]]:
+    """The best share of an anchor's unused relation words that a sentence (of document
+    ``doc``, lower-cased ``low``) uses, where the anchor names the document's title or a name
+    it adds is in the sentence; and those names."""
+    gain, through = 0.0, set[str]()
+    for a in anchors:
+        if not a.rest or a.doc == doc:
+            continue
+        linked = {t for t in a.adds if _names(low, t)}
+        if title in a.sentence or linked:
+            share = weighted_share(a.rest, own)
+            if share > gain:
+                gain, through = share, linked
+    return gain, through
+
+
+def _spread(cands: Sequence[Candidate], lows: Sequence[str]) -> Callable[[str], int]:
+    """How many evidence documents a term appears in."""
+    cache: dict[str, int] = {}
+
+    def count(term: str) -> int:
+        if term not in cache:
+            pairs = zip(cands, lows, strict=True)
+            cache[term] = len({c.passage.doc_title for c, low in pairs if _names(low, term)})
+        return cache[term]
+
+    return count
+
+
+def _names(sentence: str, term: str) -> bool:
+    return len(term) >= 3 and re.search(rf"\b{re.escape(term)}\b", sentence) is not None

@@ -305,7 +305,7 @@ def _chain(
 ) -> None:
     """Quote the sentence that answers a chain's second hop (``reader.chain``), and lead
     with the short answer read from it when there is one."""
-    hop = second_hop(cands, overall, parts, question, opts.hop_anchors)
+    hop = second_hop(cands, overall, parts, question, opts.hop_anchors, opts.hop_bridge_documents)
     if hop is None or not in_main[hop.index]:
         return
     c = cands[hop.index]

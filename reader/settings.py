@@ -58,6 +58,13 @@ class ReaderSettings(BaseModel):
     # The best sentences that may name the bridge of a chain (``reader.chain``; c2c2960:
     # HotpotQA recall 0.75 -> 0.77, lead EM 0.26 -> 0.32).
     hop_anchors: int = Field(default=3, ge=1)
+    # A name an anchor sentence adds to the question links a sentence of another document to
+    # it (the bridge is named, not the title of its page: "born in Fernhollow" -> "The Diocese
+    # of Fernhollow is ..."), when at most this many evidence documents name it: "United
+    # States" in a dozen documents links nothing. Chosen on MuSiQue dev's captured evidence
+    # (lead F1 0.155 with titles only -> 0.189 at 2, 0.163 at 3, 0.177 at 4, 0.169 unlimited);
+    # the whole runs are in docs/benchmarks.md (session 24).
+    hop_bridge_documents: int = Field(default=2, ge=0)
     # A list answer: items of one enumeration quoted at most, other sentences quoted beside
     # it, and how many of the part's best sentences may open the enumeration. Not tuned: no
     # shared-set question asks for a list of more than a few items.

@@ -147,6 +147,52 @@ def test_the_second_hop_is_answered_on_the_bridge_s_own_page(
     assert ex.answer.startswith("Ann Lee [harbour]")
 
 
+def _birthplace_chain(extra: list[Doc]) -> list[Doc]:
+    return [
+        Doc(
+            "kim",
+            "Bo Kim",
+            "Bo Kim (born 4 May 1950 in Fernhollow) is a retired ice hockey player. "
+            "He played for three clubs.",
+        ),
+        Doc(
+            "diocese",
+            "Northern dioceses",
+            "The Diocese of Fernhollow is a diocese of the Reformed Church of Norland.",
+        ),
+        Doc("stave", "Stave churches", "The Diocese of Eskvik is a diocese of the Old Church."),
+        *extra,
+    ]
+
+
+CHURCH = "Of what church is the diocese of the birthplace of Bo Kim?"
+
+
+def test_the_second_hop_goes_through_a_name_the_first_hop_adds(
+    ner: Ner, embedder: SentenceTransformerEmbedder
+) -> None:
+    """The birthplace has no page of its own: the sentence naming it answers, and the short
+    answer is not the birthplace the chain went through."""
+    ex = extractive_answer(CHURCH, _birthplace_chain([]), embedder, ner=ner, max_sentences=3)
+    assert ex.answer.startswith("the Reformed Church of Norland [diocese]"), ex.answer
+
+
+def test_a_name_many_documents_hold_is_no_bridge(
+    ner: Ner, embedder: SentenceTransformerEmbedder
+) -> None:
+    """Three more documents name the birthplace: no one of them is the second hop, so the
+    first hop's own reading stands (the settings say how many documents a bridge may have)."""
+    towns = [
+        Doc(f"t{i}", f"Fernhollow {name}", f"Fernhollow {name} is a hall of the {name} Church.")
+        for i, name in enumerate(("Green", "Iron", "Salt"))
+    ]
+    ex = extractive_answer(CHURCH, _birthplace_chain(towns), embedder, ner=ner, max_sentences=3)
+    assert not ex.answer.startswith("the Reformed Church of Norland"), ex.answer
+    wide = ReaderSettings(max_sentences=3, hop_bridge_documents=10)
+    ex = extractive_answer(CHURCH, _birthplace_chain(towns), embedder, ner=ner, options=wide)
+    assert ex.answer.startswith("the Reformed Church of Norland [diocese]"), ex.answer
+
+
 BOTH = "Are Ann Lee and Bo Kim both film directors?"
 # "Does B also have one?": the auxiliary and "one" name no property; the OBE is asked of both.
 ALSO = "The director Ann Lee has an OBE. Does the director Bo Kim also have one?"
