@@ -18,7 +18,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from reader.question import STOPWORDS, Kind, content_lemmas, place_level, thing_labels, words
+from reader.parse import asked_noun, called
+from reader.question import (
+    STOPWORDS,
+    Kind,
+    content_lemmas,
+    interrogative_sentence,
+    place_level,
+    thing_labels,
+    words,
+)
 from reader.text import NAME_WORDS, WORD, forms, lemma, lifespan
 
 # (entity text, NER label) per sentence.
@@ -221,3 +230,12 @@ def _life_half(sentence: str, question: str) -> tuple[int, int] | None:
     if said & _DEATH:
         return halves[1]
     return None
+
+
+def the_asked(sentence: str, question: str) -> str | None:
+    """The name ``sentence`` says is what the question asks for ("What is the name of the
+    waterfall ...?" and "Greyfoss is a waterfall on the Elm" -> Greyfoss), when the question
+    does not name it already (``reader.parse``)."""
+    noun = asked_noun(interrogative_sentence(question))
+    name = called(sentence, noun) if noun else None
+    return None if name is None or _echoes(name, question) else name

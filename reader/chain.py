@@ -18,7 +18,7 @@ import numpy as np
 
 from core.names import unqualified_name
 from reader.answer_facts import carries, sentence_lemmas
-from reader.answer_types import bridges, short_answer
+from reader.answer_types import bridges, short_answer, the_asked
 from reader.question import QuestionPart
 from reader.sentence_rank import Candidate, rarity_of, typed, weighted_share
 
@@ -84,6 +84,8 @@ def second_hop(
     ents = tuple(e for e in c.entities or () if e[0].lower() not in via[best[3]])
     if best[0] and one is not None and ents and one.kind not in ("YESNO", "LIST"):
         phrase = short_answer(one.kind, c.sentence, ents, question)
+    if one is not None and one.kind not in ("YESNO", "LIST"):
+        phrase = the_asked(c.sentence, question) or phrase
     return Hop(best[3], phrase)
 
 

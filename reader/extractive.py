@@ -25,7 +25,7 @@ import numpy as np
 
 from extraction.chunking import split_sentences
 from reader.answer_facts import carries, coverage, item_head
-from reader.answer_types import Ner, short_answer
+from reader.answer_types import Ner, short_answer, the_asked
 from reader.answer_types import candidates as typed_candidates
 from reader.chain import second_hop
 from reader.choice import Choice, choose
@@ -230,6 +230,8 @@ def _answer_parts(
         if found and best.entities:
             roles = cast[1] if cast else ()
             phrase = short_answer(part.kind, best.sentence, best.entities, question, roles)
+            if part.kind not in ("YESNO", "LIST"):
+                phrase = the_asked(best.sentence, question) or phrase
             if phrase and part.kind == "PERSON":
                 phrase = full_name(phrase, best.passage.doc_title, candidates)
         if part.kind == "LIST":

@@ -13,6 +13,7 @@ two-core machine, and an answer weighs hundreds.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
@@ -27,6 +28,7 @@ _OBJECTS = frozenset({"dobj", "nsubjpass", "attr", "oprd"})
 _COMPLEMENTS = frozenset({"xcomp", "conj", "advcl"})
 # The relative words that stand for the noun their clause describes ("the man who founded").
 _RELATIVE = frozenset({"who", "which", "that", "whom"})
+_ASIDE = re.compile(r"\s*\([^()]*\)")
 
 
 @dataclass(frozen=True)
@@ -189,4 +191,26 @@ def compared_role(head: str, verbs: frozenset[str]) -> str | None:
             lemma = str(noun.lemma_).lower()
             if noun.pos_ == "NOUN" and noun.lower_ not in _WH and lemma != asked:
                 return lemma
+    return None
+
+
+def called(sentence: str, noun: str) -> str | None:
+    """The name ``sentence`` says is a ``noun``: "Greyfoss is a waterfall on the Elm" is one
+    (Greyfoss) for "waterfall", by the parse: the subject of "be" whose attribute has that
+    lemma, a proper name of one or more words. A bracketed aside ("Greyfoss (Old Norse:
+    ...)") is read past: it breaks the parse of the clause. None when the sentence says no
+    such thing."""
+    doc = parsed(_ASIDE.sub("", sentence))
+    if doc is None:
+        return None
+    for tok in doc:
+        if tok.dep_ != "attr" or tok.lemma_.lower() != noun or tok.head.lemma_ != "be":
+            continue
+        for subj in (k for k in tok.head.children if k.dep_ == "nsubj"):
+            if subj.pos_ != "PROPN":
+                continue
+            words = [w for w in subj.subtree if w.dep_ in ("compound", "amod") or w is subj]
+            words = [w for w in words if w.pos_ == "PROPN"]
+            if words and words[-1].i - words[0].i + 1 == len(words):
+                return str(doc[words[0].i : words[-1].i + 1].text)
     return None

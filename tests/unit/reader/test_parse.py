@@ -7,7 +7,7 @@ import pytest
 
 from reader.answer_types import Ner, short_answer
 from reader.extractive import extractive_answer
-from reader.parse import Asked, asked, asked_noun, role_spans
+from reader.parse import Asked, asked, asked_noun, called, role_spans
 from reader.settings import ReaderSettings
 from retrieval.embedder import SentenceTransformerEmbedder
 from tests.unit.conftest import Doc
@@ -101,3 +101,37 @@ def test_the_asked_noun_is_the_interrogatives_noun_or_the_copulas_subject(
     ner: Ner, question: str, noun: str | None
 ) -> None:
     assert asked_noun(question) == noun
+
+
+@pytest.mark.parametrize(
+    ("sentence", "noun", "name"),
+    [
+        ("Greyfoss is a waterfall on the Elm River.", "waterfall", "Greyfoss"),
+        # A bracketed aside is read past; the name keeps all its words.
+        (
+            "Elm Vale Regional Airport (IATA: EVR) is a public airport north of Kelton.",
+            "airport",
+            "Elm Vale Regional Airport",
+        ),
+        ("The hotel is a landmark of Kelton.", "landmark", None),  # no proper name
+        ("Greyfoss lies on the Elm River near a waterfall.", "waterfall", None),  # not said to be
+    ],
+)
+def test_the_name_a_sentence_says_is_the_asked_noun(
+    ner: Ner, sentence: str, noun: str, name: str | None
+) -> None:
+    assert called(sentence, noun) == name
+
+
+def test_a_sentence_that_calls_something_the_asked_noun_answers_with_its_name(ner: Ner) -> None:
+    """The page names the river first, yet it says the falls are the waterfall asked for."""
+    evidence = [
+        Doc(
+            "falls",
+            "Greyfoss",
+            "Greyfoss is a waterfall on the Elm River at the border of Norland and Ostmark.",
+        )
+    ]
+    question = "What is the name of the waterfall on the Elm River?"
+    ex = extractive_answer(question, evidence, SentenceTransformerEmbedder(), ner=ner)
+    assert ex.answer.startswith("Greyfoss [falls]"), ex.answer
