@@ -18,7 +18,7 @@ import numpy as np
 
 from core.names import unqualified_name
 from reader.answer_facts import carries, sentence_lemmas
-from reader.answer_types import bridges, short_answer, the_asked
+from reader.answer_types import Entity, bridges, short_answer, the_asked
 from reader.question import QuestionPart
 from reader.sentence_rank import Candidate, rarity_of, typed, weighted_share
 
@@ -57,7 +57,9 @@ def second_hop(
     lows = [c.sentence.lower() for c in cands]
     anchors = _anchors(cands, ranking, question, top, (words, own, rarity), max_spread, lows)
     best: tuple[bool, float, float, int] | None = None
-    via: dict[int, set[str]] = {}
+    # Each linked sentence's entities less the names that linked it: the bridge itself is
+    # what the chain went through, not its answer.
+    kept: dict[int, tuple[Entity, ...]] = {}
     for i, c in enumerate(cands):
         title = unqualified_name(c.passage.doc_title).lower()
         if len(title) < 3 or title in asked:
@@ -65,12 +67,10 @@ def second_hop(
         gain, through = _link(anchors, c.passage.doc_title, title, lows[i], own[i])
         if gain <= 0:
             continue
-        # The bridge itself is what the chain went through, not its answer.
-        ents = tuple(e for e in c.entities or () if e[0].lower() not in through)
-        via[i] = through
+        kept[i] = tuple(e for e in c.entities or () if e[0].lower() not in through)
         fact = any(
             carries(p.kind, c.sentence, question)
-            and (p.kind == "NUMBER" or typed(p, replace(c, entities=ents), question) > 0)
+            and (p.kind == "NUMBER" or typed(p, replace(c, entities=kept[i]), question) > 0)
             for p in parts
         )
         key = (fact, gain, float(ranking[i]), i)
@@ -80,13 +80,11 @@ def second_hop(
         return None
     c = cands[best[3]]
     one = parts[0] if len(parts) == 1 else None
-    phrase = None
-    ents = tuple(e for e in c.entities or () if e[0].lower() not in via[best[3]])
-    if best[0] and one is not None and ents and one.kind not in ("YESNO", "LIST"):
-        phrase = short_answer(one.kind, c.sentence, ents, question)
-    if one is not None and one.kind not in ("YESNO", "LIST"):
-        phrase = the_asked(c.sentence, question) or phrase
-    return Hop(best[3], phrase)
+    if one is None or one.kind in ("YESNO", "LIST"):
+        return Hop(best[3], None)
+    ents = kept[best[3]]
+    phrase = short_answer(one.kind, c.sentence, ents, question) if best[0] and ents else None
+    return Hop(best[3], the_asked(c.sentence, question) or phrase)
 
 
 @dataclass(frozen=True)
