@@ -112,12 +112,14 @@ class Searcher:
         model: InMemoryReadModel | None,
     ) -> list[SearchResult]:
         active = filters is not None and filters.active
-        # Filters apply after kNN, so ask for more when some candidates will be dropped.
-        pool = max(4 * k, 20) * (5 if active else 1)
-        dense = self._keep(self._store.vector_search_chunks(vector.tolist(), pool), filters, model)
+        # Full-text filters apply after the search, so ask for more when some will be dropped.
+        pool = max(4 * k, 20)
+        dense = self._dense(vector, pool, filters, model)
         if preset == "dense":
             return [_result(h, h.score, {"dense": h.score}) for h in dense[:k]]
-        lexical = self._keep(self._lexical(question, pool, model), filters, model)
+        lexical = self._keep(
+            self._lexical(question, pool * (5 if active else 1), model), filters, model
+        )
         hits: dict[str, ChunkHit] = {h.chunk_id: h for h in (*lexical, *dense)}
         fused = rrf(
             [[h.chunk_id for h in dense], [h.chunk_id for h in lexical]], self._settings.rrf_k
@@ -133,6 +135,30 @@ class Searcher:
             )
             for cid, score in ranked
         ]
+
+    def _dense(
+        self,
+        vector: np.ndarray,
+        k: int,
+        filters: SearchFilters | None,
+        model: InMemoryReadModel | None,
+    ) -> list[ChunkHit]:
+        """The ``k`` nearest chunks that pass the filters. The store's vector index is an
+        approximate walk that knows no metadata: filtering its top n can keep nothing (a type
+        that holds 3 chunks of 500, none of them among the nearest 100, or a walk that missed
+        them). With the in-memory index the filtered ranking is exact; otherwise the kNN is
+        widened until ``k`` pass or the index has nothing more to give."""
+        if filters is None or not filters.active:
+            return self._store.vector_search_chunks(vector.tolist(), k)
+        if model is not None:
+            return _exact_dense(model, vector, k, filters)
+        n = 5 * k
+        while True:
+            hits = self._store.vector_search_chunks(vector.tolist(), n)
+            kept = self._keep(hits, filters, None)
+            if len(kept) >= k or len(hits) < n:
+                return kept[:k]
+            n *= 4
 
     def _lexical(self, question: str, k: int, model: InMemoryReadModel | None) -> list[ChunkHit]:
         """The store's full-text hits; while another thread's write rebuilds that index, BM25
@@ -183,3 +209,28 @@ class Searcher:
 
 def _result(hit: ChunkHit, score: float, components: dict[str, float]) -> SearchResult:
     return SearchResult(hit.chunk_id, hit.doc_id, hit.doc_title, hit.text, score, components)
+
+
+def _exact_dense(
+    model: InMemoryReadModel, vector: np.ndarray, k: int, filters: SearchFilters
+) -> list[ChunkHit]:
+    """Cosine kNN over the chunks of this version's documents that pass the filters."""
+    index = model.index()
+    passing = {
+        doc
+        for doc, meta in index.docs.items()
+        if filters.accepts(meta.source, meta.doc_type, meta.date)
+    }
+    mask = np.fromiter((d in passing for d in index.chunk_docs), bool, len(index.chunk_docs))
+    if not mask.any():
+        return []
+    scores = index.dense_scores(vector)
+    where = np.flatnonzero(mask)
+    order = where[np.argsort(-scores[where], kind="stable")[:k]]
+    ids = [index.chunk_ids[i] for i in order]
+    details = model.chunk_details(ids)
+    return [
+        ChunkHit(c, d.doc_id, d.doc_title, d.text, float(scores[i]), d.index)
+        for c, i in zip(ids, order, strict=True)
+        if (d := details.get(c)) is not None
+    ]
