@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, Field
 
 
@@ -18,6 +20,14 @@ class Neo4jSettings(BaseModel):
     # How long opening one TCP/Bolt connection may take (driver default 30 s): a server that
     # does not answer at all (host down, packets dropped) fails in this time, not in half a minute.
     connection_timeout_s: float = Field(default=5.0, gt=0)
+    # Where the graph preset's graph work runs. "database": in Neo4j (GDS authority, the walk
+    # and relation paths as Cypher per question), so the API process stays the same size
+    # whatever the graph. "memory": the graph projected into this process as on the embedded
+    # store (refreshed when the graph version changes); per question only the vector and
+    # full-text indexes are asked. Measured on 2Wiki (6,119 passages, docs/benchmarks.md,
+    # "Latency"): the graph preset's p50 against dense goes from about 12x to the embedded
+    # store's 2x, and the process holds about 60 KB a passage.
+    read_model: Literal["database", "memory"] = "database"
 
 
 class FalkorDBSettings(BaseModel):

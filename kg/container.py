@@ -67,15 +67,17 @@ def build_store(settings: Settings, embedder: Embedder) -> GraphStore:
 
 
 def build_read_model(settings: Settings, store: GraphStore) -> GraphReadModel:
-    """Neo4j with GDS does the graph work itself; everywhere else (the embedded store, Neo4j
-    without GDS) the graph is projected into memory. Asks Neo4j whether GDS is there, so the
-    store must be open."""
+    """Neo4j with GDS does the graph work itself unless ``KG_NEO4J__READ_MODEL=memory``;
+    everywhere else (the embedded store, Neo4j without GDS) the graph is projected into
+    memory. Asks Neo4j whether GDS is there, so the store must be open."""
     memory = InMemoryReadModel.from_settings(store, settings.retrieval)
     if settings.store != "neo4j":
         return memory
     from graph_store.neo4j.read_model import Neo4jReadModel
     from graph_store.neo4j.store import Neo4jGraphStore
 
+    if settings.neo4j.read_model == "memory":
+        return memory
     if isinstance(store, Neo4jGraphStore) and store.gds_available():
         return Neo4jReadModel(store)
     log.warning(
