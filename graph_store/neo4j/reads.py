@@ -32,6 +32,8 @@ class _Host(Protocol):
 
     def _read(self, name: str, **params: Any) -> list[list[Any]]: ...
 
+    def _columns(self, name: str) -> Any: ...
+
     def _meta(self, key: str) -> str | None: ...
 
     def _vec(self, embedding: Sequence[float]) -> list[float]: ...
@@ -96,8 +98,9 @@ class Neo4jReadsMixin(NamedReadsMixin):
         return self._meta("graph_version") or ""
 
     def projection_data(self: _Host) -> ProjectionData:
-        """The whole graph, for the in-memory read model (the fallback without GDS)."""
-        return read_projection(self.graph_version(), lambda name: self._read(name))
+        """The whole graph, for the in-memory read model (without GDS, or with
+        ``KG_NEO4J__READ_MODEL=memory``); vectors packed as they stream."""
+        return read_projection(self.graph_version(), lambda name: self._read(name), self._columns)
 
     def _vec(self: _Host, embedding: Sequence[float]) -> list[float]:
         vec = [float(x) for x in embedding]

@@ -31,6 +31,7 @@ from graph_store.neo4j.rows import (
     check_relation_types,
     one_line,
 )
+from graph_store.packed import packed_table
 from graph_store.rows import (
     chunk_rows,
     entity_row,
@@ -218,6 +219,19 @@ class Neo4jGraphStore(Neo4jReadsMixin, Neo4jExploreMixin):
 
     def _read(self, name: str, **params: Any) -> list[list[Any]]:
         return self._execute(cypher.load("neo4j", name), params, write=False)
+
+    def _columns(self, name: str) -> Any:
+        """Query ``name`` as an Arrow table packed while its rows stream (vectors as float32
+        row by row, graph_store/packed.py): the whole-graph reads of the projection."""
+        driver = self._require()
+        try:
+            with driver.session(
+                database=self._database, default_access_mode=self._neo4j.READ_ACCESS
+            ) as session:
+                result = session.run(cypher.load("neo4j", name))
+                return packed_table(result.keys(), (r.values() for r in result))
+        except self._errors() as exc:
+            raise _failed(exc, f"Neo4j query failed: {one_line(exc)}") from exc
 
     def _write(self, name: str, **params: Any) -> list[list[Any]]:
         return self._execute(cypher.load("neo4j", name), params, write=True)

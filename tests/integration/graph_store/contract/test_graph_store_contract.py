@@ -220,6 +220,12 @@ def test_graph_version_and_projection_data(store: Any) -> None:
     assert data.version == first and data.doc_ids == ["t-da"]
     assert len(data.chunk_ids) == 2 and all(len(e) == DIM for e in data.chunk_embeddings)
     assert data.relations == [("a", "b", "PART_OF", 1.0)] and len(data.mentions) == 2
+    # The vectors as written, whether a store hands them over as rows or packed float32.
+    written = {f"t-da-{i:04d}": vec(i + sum(map(ord, "t-da"))) for i in range(2)}
+    for cid, got in zip(data.chunk_ids, data.chunk_embeddings, strict=True):
+        assert np.allclose(np.asarray(got, dtype=np.float64), written[cid[:9]], atol=1e-6)
+    by_entity = dict(zip(data.entity_ids, data.entity_embeddings, strict=True))
+    assert np.allclose(np.asarray(by_entity["a"], dtype=np.float64), vec(1), atol=1e-6)
     store.upsert_documents([graph("db", ["y"], ["c"], [])])
     assert store.graph_version() != first
 
