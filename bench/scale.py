@@ -134,6 +134,7 @@ def _rss(
         "api_rss_mb": got["rss_mb_after"],
         "api_rss_mb_loaded": got["rss_mb_loaded"],
         "api_graph_kb_per_passage": round(1024 * graph_mb / passages, 1),
+        "read_model": got.get("read_model", ""),
     }
 
 

@@ -68,6 +68,7 @@ def test_scale_on_the_embedded_store(tmp_path: Path) -> None:
     _check_rows(result)
     for row in result["rows"]:
         assert row["disk_bytes_per_passage"] > 0
+        assert row["read_model"] == "InMemoryReadModel"
 
 
 @pytest.mark.neo4j
@@ -78,6 +79,7 @@ def test_scale_on_neo4j(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
     server = {"URI": URI, "USER": USER, "PASSWORD": PASSWORD, "DATABASE": DATABASE}
     for key, value in server.items():
         monkeypatch.setenv(f"KG_NEO4J__{key}", value)
+    monkeypatch.delenv("KG_NEO4J__READ_MODEL", raising=False)
     settings = Settings(
         data_dir=tmp_path / "kg",
         neo4j=Neo4jSettings(uri=URI, user=USER, password=PASSWORD, database=DATABASE),
@@ -87,3 +89,5 @@ def test_scale_on_neo4j(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
     _check_rows(result)
     # No disk figure: the database lives in the server, not in the bench's folder.
     assert all("disk_bytes" not in row for row in result["rows"])
+    # The API child used the database's own read model (KG_NEO4J__READ_MODEL unset).
+    assert {row["read_model"] for row in result["rows"]} == {"Neo4jReadModel"}
