@@ -1,7 +1,8 @@
 """The graph index of the latest graph version, built so that readers do not queue for it.
 
 Outside a write, a reader that finds the store's graph version moved builds the new index
-itself (one build at a time; a sequence of write-then-read sees its write). While an ingest
+itself (one build at a time; a sequence of write-then-read sees its write); readers arriving
+while it builds are answered from the last index built. While an ingest
 writes (``writing()``), a reader is answered from the last index built, which holds one
 committed version, without even a store read (it would queue behind the write lock); the
 writer builds the index of what it wrote before the call returns, so what an ingest call
@@ -41,6 +42,11 @@ class GraphIndexCache:
         if current is not None and self._writing():
             return current
         if current is not None and current.version == self._store.graph_version():
+            return current
+        if current is not None and self._build_lock.locked():
+            # Another reader builds the new version (seconds on a large graph, and a writer in
+            # another process can move the version at every batch): answer from the last one
+            # built rather than queue behind it. The reader that started the build waits.
             return current
         return self._build()
 
