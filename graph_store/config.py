@@ -25,8 +25,8 @@ class Neo4jSettings(BaseModel):
     # whatever the graph. "memory": the graph projected into this process as on the embedded
     # store (refreshed when the graph version changes); per question only the vector and
     # full-text indexes are asked. Measured on 2Wiki (6,119 passages, docs/benchmarks.md,
-    # "Latency"): the graph preset's p50 against dense goes from about 12x to the embedded
-    # store's 2x, and the process holds about 60 KB a passage.
+    # "Latency", session 25): the graph preset's p50 against dense goes from 9.0x to 2.0x,
+    # and the process holds 38.9 KB a passage for the graph (7.8 with "database").
     read_model: Literal["database", "memory"] = "database"
 
 
