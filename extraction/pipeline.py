@@ -20,6 +20,7 @@ from pathlib import Path
 
 from core.errors import InputError
 from core.names import chunk_id, content_hash, doc_id
+from extraction.batching import write_batch_sizes
 from extraction.chunking import chunk_text
 from extraction.config import IngestHost
 from extraction.embed_feed import EmbeddingFeed, LockedEmbedder
@@ -207,8 +208,11 @@ class Ingestor:
         with clock("chunk"):
             for item in pending:
                 self._chunk(item)
-        size = self._settings.ingest.batch_documents
-        batches = [pending[i : i + size] for i in range(0, len(pending), size)]
+        batches, start = [], 0
+        stored = self._store.counts().documents if pending else 0
+        for size in write_batch_sizes(len(pending), stored, self._settings.ingest):
+            batches.append(pending[start : start + size])
+            start += size
         texts = [
             [
                 self._embedding_input(item.source.title, text)
