@@ -11,9 +11,10 @@ from graph_schema.models import (
     NumericFact,
     Relation,
 )
-from graph_schema.version import SCHEMA_VERSION
+from graph_schema.version import EMBEDDED_SCHEMA_VERSION, SCHEMA_VERSION
 
 __all__ = [
+    "EMBEDDED_SCHEMA_VERSION",
     "RELATION_TYPE_PATTERN",
     "SCHEMA_VERSION",
     "Alias",

@@ -9,5 +9,5 @@ RETURN list_transform(nodes(p), n -> n.id),
        list_transform(rels(p), r -> r._src),
        list_transform(rels(p), r -> r.type),
        list_transform(rels(p), r -> r.weight),
-       list_transform(rels(p), r -> r.evidence)
+       list_transform(rels(p), r -> string_split(r.evidence, ' '))
 LIMIT $limit

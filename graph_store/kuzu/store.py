@@ -28,7 +28,7 @@ from typing import Any, Self
 
 import cypher
 from core.errors import SchemaVersionError, StoreError, StoreLocked
-from graph_schema import SCHEMA_VERSION, DocumentGraph
+from graph_schema import EMBEDDED_SCHEMA_VERSION, DocumentGraph
 from graph_store.kuzu.explore import KuzuExploreMixin
 from graph_store.kuzu.indexes import KuzuIndexMixin
 from graph_store.kuzu.reads import KuzuReadMixin
@@ -125,7 +125,7 @@ class KuzuGraphStore(KuzuWriteMixin, KuzuIndexMixin, KuzuReadMixin, KuzuExploreM
             # Vector indexes are not created here but once their tables have rows: see
             # kuzu_indexes.py.
             self._ensure_fulltext()
-            self._q("meta_set", key="schema_version", value=SCHEMA_VERSION)
+            self._q("meta_set", key="schema_version", value=EMBEDDED_SCHEMA_VERSION)
             self._q("meta_set", key="embedding_dim", value=str(self._dim))
             self._q("meta_set", key="embedding_model", value=self._model)
             self._checkpoint()
@@ -135,10 +135,10 @@ class KuzuGraphStore(KuzuWriteMixin, KuzuIndexMixin, KuzuReadMixin, KuzuExploreM
         if "Meta" not in tables:
             return  # a new store: init_schema() writes the version
         stored = self._meta("schema_version")
-        if stored != SCHEMA_VERSION:
+        if stored != EMBEDDED_SCHEMA_VERSION:
             raise SchemaVersionError(
                 f"the graph at {self._path} has schema version {stored!r}, this kg-first needs "
-                f"{SCHEMA_VERSION!r}: run `kg init --reset` and ingest again"
+                f"{EMBEDDED_SCHEMA_VERSION!r}: run `kg init --reset` and ingest again"
             )
         dim = self._meta("embedding_dim")
         if dim and int(dim) != self._dim:

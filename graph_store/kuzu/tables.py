@@ -10,7 +10,7 @@ lists was the slowest statement of a batch) or crashes the binder.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -18,6 +18,25 @@ import pyarrow as pa
 
 from core.errors import StoreError
 from graph_schema import Chunk, Document, Entity
+
+# A relationship's ids (evidence chunk ids, alias document ids) are stored as one string,
+# joined by this (cypher/kuzu/schema.cypher says why); the read queries split them again.
+ID_SEPARATOR = " "
+
+
+def id_string(ids: Iterable[str]) -> str:
+    """``ids`` as the one string a relationship stores; an id with the separator is refused
+    (the ids the pipeline makes never hold one)."""
+    ids = list(ids)
+    for i in ids:
+        if ID_SEPARATOR in i or not i:
+            raise StoreError(f"cannot store the id {i!r} in a relationship's id list")
+    return ID_SEPARATOR.join(ids)
+
+
+def with_id_string(rows: Sequence[dict[str, Any]], key: str) -> list[dict[str, Any]]:
+    """``rows`` with the id list under ``key`` stored as one string (for a CREATE)."""
+    return [{**r, key: id_string(r[key])} for r in rows]
 
 
 def _vectors(ids: Sequence[str], rows: Sequence[Sequence[float]], dim: int, what: str) -> Any:
@@ -102,7 +121,7 @@ def related_table(rows: Sequence[dict[str, Any]]) -> Any:
             "to": pa.array([r["target_id"] for r in rows], pa.string()),
             "type": pa.array([r["type"] for r in rows], pa.string()),
             "weight": pa.array([float(r["weight"]) for r in rows], pa.float64()),
-            "evidence": pa.array([list(r["evidence"]) for r in rows], pa.list_(pa.string())),
+            "evidence": pa.array([id_string(r["evidence"]) for r in rows], pa.string()),
             "extractor": pa.array([r["extractor"] for r in rows], pa.string()),
         }
     )
@@ -126,6 +145,6 @@ def alias_of_table(rows: Sequence[dict[str, Any]]) -> Any:
             "to": pa.array([r["entity_id"] for r in rows], pa.string()),
             "method": pa.array([r["method"] for r in rows], pa.string()),
             "confidence": pa.array([float(r["confidence"]) for r in rows], pa.float64()),
-            "doc_ids": pa.array([list(r["doc_ids"]) for r in rows], pa.list_(pa.string())),
+            "doc_ids": pa.array([id_string(r["doc_ids"]) for r in rows], pa.string()),
         }
     )

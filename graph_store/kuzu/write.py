@@ -25,6 +25,7 @@ from graph_store.kuzu.tables import (
     has_chunk_table,
     mention_table,
     related_table,
+    with_id_string,
 )
 from graph_store.rows import alias_rows, document_params, numeric_fact_rows, relation_rows
 
@@ -166,9 +167,9 @@ class KuzuWriteMixin:
         links = fold_alias_links(stored.links, [], doc_ids)
         aliases = self._alias_candidates(stored.mentioned, links.delete)
         self._q_rows("relations_delete_keys", rels.delete)
-        self._q_rows("relations_create", rels.create)
+        self._q_rows("relations_create", with_id_string(rels.create, "evidence"))
         self._q_rows("alias_links_delete_keys", links.delete)
-        self._q_rows("alias_links_create", links.create)
+        self._q_rows("alias_links_create", with_id_string(links.create, "doc_ids"))
         self._q("documents_delete_mentions", ids=doc_ids)
         chunks = stored.all_chunks()
         if chunks:
@@ -285,13 +286,13 @@ class KuzuWriteMixin:
         )
         if copied:
             self._q("alias_links_copy", rows=alias_of_table(copied))
-        self._q_rows("alias_links_create", rest)
+        self._q_rows("alias_links_create", with_id_string(rest, "doc_ids"))
         copied, rest = _split(
             relations, lambda r: r["source_id"] in entity_ok and r["target_id"] in entity_ok
         )
         if copied:
             self._q("relations_copy", rows=related_table(copied))
-        self._q_rows("relations_create", rest)
+        self._q_rows("relations_create", with_id_string(rest, "evidence"))
 
 
 def _split(rows: list[Row], ok: Callable[[Row], bool]) -> tuple[list[Row], list[Row]]:

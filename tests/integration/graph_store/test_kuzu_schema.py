@@ -60,5 +60,5 @@ def test_schema_description_needs_no_private_binding_api(
     assert set(rels) == {"HAS_CHUNK", "MENTIONS", "ALIAS_OF", "RELATED", "SAME_AS"}
     assert (rels["RELATED"].source, rels["RELATED"].target) == ("Entity", "Entity")
     assert (rels["HAS_CHUNK"].source, rels["HAS_CHUNK"].target) == ("Document", "Chunk")
-    assert {p.name: p.type for p in rels["RELATED"].properties}["evidence"] == "STRING[]"
+    assert {p.name: p.type for p in rels["RELATED"].properties}["evidence"] == "STRING"
     assert schema.relation_types == ("PART_OF",)
