@@ -113,6 +113,18 @@ def mention_table(rows: Sequence[dict[str, Any]]) -> Any:
     )
 
 
+def same_as_table(rows: Sequence[dict[str, Any]]) -> Any:
+    """``same_as_rows`` rows whose pair the store does not have yet."""
+    return pa.table(
+        {
+            "from": pa.array([r["source_id"] for r in rows], pa.string()),
+            "to": pa.array([r["target_id"] for r in rows], pa.string()),
+            "score": pa.array([float(r["score"]) for r in rows], pa.float64()),
+            "method": pa.array([r["method"] for r in rows], pa.string()),
+        }
+    )
+
+
 def related_table(rows: Sequence[dict[str, Any]]) -> Any:
     """``fold_relations`` create rows."""
     return pa.table(

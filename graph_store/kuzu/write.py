@@ -25,6 +25,7 @@ from graph_store.kuzu.tables import (
     has_chunk_table,
     mention_table,
     related_table,
+    same_as_table,
     with_id_string,
 )
 from graph_store.rows import alias_rows, document_params, numeric_fact_rows, relation_rows
@@ -293,6 +294,29 @@ class KuzuWriteMixin:
         if copied:
             self._q("relations_copy", rows=related_table(copied))
         self._q_rows("relations_create", with_id_string(rest, "evidence"))
+
+    def _write_same_as(self, rows: list[Row]) -> None:
+        """SAME_AS pairs (``same_as_rows``): a new pair is bulk-copied, a stored one takes the
+        stronger score; a pair whose end the store lacks is skipped. A MERGE or CREATE per row
+        after matching both ends by key cost about 7 ms a row (5,000 pairs in 37,000
+        entities), the copy and the keyed reads a few ms in all."""
+        if not rows:
+            return
+        ends = sorted({r[k] for r in rows for k in ("source_id", "target_id")})
+        known = {r[0] for r in self._q("entities_existing", ids=ends)}
+        rows = [r for r in rows if r["source_id"] in known and r["target_id"] in known]
+        if not rows:
+            return
+        stored = {(r[0], r[1]): float(r[2]) for r in self._q("same_as_existing", rows=rows)}
+        fresh = [r for r in rows if (r["source_id"], r["target_id"]) not in stored]
+        if fresh:
+            self._q("same_as_copy", rows=same_as_table(fresh))
+        stronger = [
+            r
+            for r in rows
+            if (key := (r["source_id"], r["target_id"])) in stored and r["score"] > stored[key]
+        ]
+        self._q_rows("same_as_raise", stronger)
 
 
 def _split(rows: list[Row], ok: Callable[[Row], bool]) -> tuple[list[Row], list[Row]]:

@@ -212,6 +212,25 @@ def test_same_as_edges_keep_the_best_score_and_lose_nothing(store: Any) -> None:
     assert (counts.documents, counts.chunks, counts.entities, counts.relations) == (1, 2, 3, 1)
 
 
+def test_same_as_scores_only_rise_and_a_pair_needs_both_ends(store: Any) -> None:
+    base = graph("a", ["alpha text"], ["x", "z"], [])
+
+    def pairs(*scored: tuple[str, str, float]) -> Any:
+        same = tuple(SameAs(source_id=a, target_id=b, score=s, method="m") for a, b, s in scored)
+        return base.model_copy(update={"same_as": same})
+
+    store.upsert_documents([pairs(("x", "z", 0.7), ("x", "nowhere", 0.9))])
+    store.upsert_documents([pairs(("x", "z", 0.9), ("z", "x", 0.5))])
+    store.upsert_documents([pairs(("x", "z", 0.6))])
+    rows = store.run_read_only(
+        "MATCH (a:Entity)-[s:SAME_AS]->(b:Entity) RETURN a.id AS a, b.id AS b, s.score AS score"
+    )
+    assert sorted(rows, key=lambda r: r["a"]) == [
+        {"a": "x", "b": "z", "score": pytest.approx(0.9)},
+        {"a": "z", "b": "x", "score": pytest.approx(0.5)},
+    ]
+
+
 def test_graph_version_and_projection_data(store: Any) -> None:
     assert store.graph_version() == ""
     store.upsert_documents([graph("da", ["x one", "x two"], ["a", "b"], [("a", "b")])])

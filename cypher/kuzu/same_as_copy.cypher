@@ -1,0 +1,1 @@
+COPY SAME_AS FROM $rows
