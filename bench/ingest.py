@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
-import json
 import os
 import pstats
 import resource
@@ -36,6 +35,7 @@ from typing import Any
 from bench.environment import describe
 from bench.ingest_digest import GraphRecorder
 from bench.reliability.digest import graph_digest
+from bench.report import emit
 from extraction.loaders import discover, load_file
 from extraction.pipeline import embedding_input
 from kg.container import build
@@ -336,10 +336,7 @@ def main(argv: list[str] | None = None) -> int:
     result = compare(
         args.corpus, stores, limit=args.limit, profile=args.profile, digest=args.digest
     )
-    text = json.dumps(result, indent=2)
-    if args.out:
-        args.out.write_text(text + "\n", encoding="utf-8")
-    print(text)
+    emit(result, args.out)
     return 0
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,14 @@ from core.errors import InputError
 
 DISPLAY = {"musique": "MuSiQue", "hotpotqa": "HotpotQA", "2wikimultihopqa": "2Wiki"}
 METRICS = ("R@2", "R@5")
+
+
+def emit(result: dict[str, Any], out: Path | None, indent: int = 2) -> None:
+    """A bench module's result: printed as JSON, and written to ``out`` when given."""
+    text = json.dumps(result, indent=indent)
+    if out:
+        out.write_text(text + "\n", encoding="utf-8")
+    print(text)
 
 
 def combine(results: Sequence[dict[str, Any]]) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.environment import describe
+from bench.report import emit
 from graph_schema import DocumentGraph
 from kg.container import build
 from kg.settings import Settings
@@ -79,10 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="kg-write-batches-") as work:
         result = run(args.corpus, args.limit, args.then, Path(work))
-    text = json.dumps(result, indent=1)
-    if args.out:
-        args.out.write_text(text + "\n", encoding="utf-8")
-    print(text)
+    emit(result, args.out, indent=1)
     return 0
 
 
