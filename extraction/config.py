@@ -149,12 +149,13 @@ class IngestSettings(BaseModel):
     # that resolution's name embeddings wait behind it (78.2 s).
     batch_documents: int = Field(default=256, ge=1, le=10_000)
     # A write batch is at least this fraction of the documents the store holds (up to
-    # ``batch_documents_max``). On the embedded store each commit costs about as much again
-    # as the store grows, whatever the batch (Kùzu rewrites the edge lists of the node groups
-    # a batch's edges reach inside COMMIT), so fixed batches made a 30,000-passage build
-    # quadratic: 256-document commits took 0.4 s into an empty store, 5.7 s at 5,600
-    # documents. Batches that grow with the store keep the number of commits logarithmic.
-    # 0 keeps every batch at ``batch_documents``.
+    # ``batch_documents_max``): each embedded commit has a part that grows with the store
+    # whatever the batch, so fixed batches made a large build quadratic. 6,144 passages into
+    # an empty store (docs/benchmarks.md, Scale, session 26): 24 commits and 86.6 s of writes
+    # at 256 a batch, 13 and 54.9 s growing by 0.25. Most of that part was the STRING[]
+    # columns since removed (a 42-document commit at 6,100 documents: 5.9 -> 1.1 s); the
+    # commits' number still grows only logarithmically. 0 keeps every batch at
+    # ``batch_documents``.
     batch_growth: float = Field(default=0.25, ge=0.0, le=4.0)
     batch_documents_max: int = Field(default=2048, ge=1, le=100_000)
     # Chunks are embedded as "title\ntext": a passage rarely repeats its document's name, yet

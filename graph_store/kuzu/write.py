@@ -308,14 +308,16 @@ class KuzuWriteMixin:
         if not rows:
             return
         stored = {(r[0], r[1]): float(r[2]) for r in self._q("same_as_existing", rows=rows)}
-        fresh = [r for r in rows if (r["source_id"], r["target_id"]) not in stored]
+        fresh: list[Row] = []
+        stronger: list[Row] = []
+        for r in rows:
+            old = stored.get((r["source_id"], r["target_id"]))
+            if old is None:
+                fresh.append(r)
+            elif r["score"] > old:
+                stronger.append(r)
         if fresh:
             self._q("same_as_copy", rows=same_as_table(fresh))
-        stronger = [
-            r
-            for r in rows
-            if (key := (r["source_id"], r["target_id"])) in stored and r["score"] > stored[key]
-        ]
         self._q_rows("same_as_raise", stronger)
 
 

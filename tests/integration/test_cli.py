@@ -179,7 +179,8 @@ def test_store_survives_a_kill_mid_ingest(tmp_path: Path) -> None:
     corpus = tmp_path / "corpus.json"
     n = 400
     _corpus(corpus, n)
-    batch = {"KG_INGEST__BATCH_DOCUMENTS": "20"}  # 20 commits
+    # 20 commits: batches kept at 20 (not grown with the store), so kills spread.
+    batch = {"KG_INGEST__BATCH_DOCUMENTS": "20", "KG_INGEST__BATCH_GROWTH": "0"}
     clean = tmp_path / "clean"
     assert run(clean, "ingest", str(corpus), env=batch).returncode == 0
 
