@@ -134,8 +134,11 @@ class GraphReadModel(Protocol):
         """Longest non-overlapping spans of the question that are an alias or entity name;
         one row per (span, entity) pair."""
 
-    def nearest_entities(self, vector: Sequence[float], k: int) -> list[EntityMatch]:
-        """The ``k`` entities whose name embedding is closest to ``vector``, best first."""
+    def nearest_entities(
+        self, vector: Sequence[float], k: int, min_score: float | None = None
+    ) -> list[EntityMatch]:
+        """The ``k`` entities whose name embedding is closest to ``vector``, best first; with
+        ``min_score``, only those whose cosine is at least that (fewer than ``k`` then)."""
 
     def fulltext_entities(self, question: str, k: int) -> list[EntityMatch]:
         """Entities whose aliases match the question's words in the full-text index."""

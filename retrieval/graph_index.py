@@ -15,6 +15,7 @@ import numpy as np
 
 from core.names import QUALIFIED_CONFIDENCE, normalize_name, unqualified_name
 from graph_store import ChunkHit, ProjectionData
+from retrieval.entity_space import EntitySpace
 from retrieval.lexical import Bm25Index
 from retrieval.projection import Projection
 
@@ -91,7 +92,9 @@ class GraphIndex:
         for ci, entities in enumerate(self.chunk_entities):
             for ei in entities:
                 self.entity_chunks[ei].append(ci)
-        self.entity_matrix = _unit_entity_matrix(data, dim)
+        unit = _unit_entity_matrix(data, dim)
+        # None when the projection carries no entity vectors (the store's index answers).
+        self.entity_space = EntitySpace.build(unit) if unit is not None else None
         self.aliases = data.aliases
         # Title and text, as documents are read; empty texts (an older projection reader)
         # leave the graph preset on the store's full-text index (see graph_search).

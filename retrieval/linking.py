@@ -108,9 +108,12 @@ def link_entities(
             if top > 0:
                 weight = settings.link_fulltext_weight * h.score / top
                 offer(h.entity_id, h.name, h.chunk_degree, weight, "fulltext", h.matched)
-    for h in model.nearest_entities(query_vector, settings.link_candidates):
-        if h.score >= settings.link_min_similarity:
-            offer(h.entity_id, h.name, h.chunk_degree, h.score, "embedding", h.name)
+    # The floor goes to the model: the in-memory one then reads a quarter of each name vector
+    # for most names (retrieval/entity_space.py).
+    for h in model.nearest_entities(
+        query_vector, settings.link_candidates, settings.link_min_similarity
+    ):
+        offer(h.entity_id, h.name, h.chunk_degree, h.score, "embedding", h.name)
     # Most confident first (an exact alias before a fuzzy match), then the more specific; the
     # cap keeps the walk's reset mass on the question's own entities.
     ranked = sorted(found.values(), key=lambda x: (-x.score, -x.weight))

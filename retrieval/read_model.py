@@ -171,26 +171,27 @@ class InMemoryReadModel:
                 )
         return out
 
-    def nearest_entities(self, vector: Sequence[float], k: int) -> list[EntityMatch]:
-        """Exact cosine over the index's entity matrix (a few milliseconds for 40k entities,
-        and no approximation); the store's vector index when the projection has no vectors."""
+    def nearest_entities(
+        self, vector: Sequence[float], k: int, min_score: float | None = None
+    ) -> list[EntityMatch]:
+        """Exact cosine over the index's entity vectors (with ``min_score``, most of them are
+        ruled out from a quarter of their coordinates: entity_space.py); the store's vector
+        index when the projection has no vectors."""
         index = self.index()
-        matrix = index.entity_matrix
-        if matrix is None:
+        space = index.entity_space
+        if space is None:
             hits = self._store.vector_search_entities(list(vector), k)
             return [
                 self._entity_match(index, pos, h.score)
                 for h in hits
                 if (pos := index.entity_index.get(h.entity_id)) is not None
+                and (min_score is None or h.score >= min_score)
             ]
-        if matrix.shape[0] == 0 or k <= 0:
-            return []
-        query = np.asarray(vector, dtype=np.float32)
-        q = (query / (np.linalg.norm(query) or 1.0)).astype(np.float32)
-        sims = matrix @ q
-        top = np.argpartition(-sims, k - 1)[:k] if k < sims.size else np.arange(sims.size)
-        top = top[np.argsort(-sims[top], kind="stable")]
-        return [self._entity_match(index, int(i), float(sims[i])) for i in top]
+        positions, scores = space.nearest(np.asarray(vector, dtype=np.float32), k, min_score)
+        return [
+            self._entity_match(index, int(i), float(s))
+            for i, s in zip(positions, scores, strict=True)
+        ]
 
     def fulltext_entities(self, question: str, k: int) -> list[EntityMatch]:
         index = self.index()
@@ -331,25 +332,23 @@ class InMemoryReadModel:
 
     def entity_vectors(self, entity_ids: Sequence[str]) -> dict[str, list[float]]:
         index = self.index()
-        if index.entity_matrix is None:
+        pos = [(e, p) for e in entity_ids if (p := index.entity_index.get(e)) is not None]
+        if index.entity_space is None or not pos:
             return {}
-        return {
-            e: index.entity_matrix[pos].tolist()
-            for e in entity_ids
-            if (pos := index.entity_index.get(e)) is not None
-        }
+        rows = index.entity_space.vectors(np.asarray([p for _, p in pos], dtype=np.int64))
+        return {e: row.tolist() for (e, _), row in zip(pos, rows, strict=True)}
 
     def entity_similarities(
         self, entity_ids: Sequence[str], vector: Sequence[float]
     ) -> dict[str, float]:
         index = self.index()
         pos = [(e, p) for e in entity_ids if (p := index.entity_index.get(e)) is not None]
-        if index.entity_matrix is None or not pos:
+        if index.entity_space is None or not pos:
             return {}
-        m = np.asarray(index.entity_matrix[[p for _, p in pos]], dtype=np.float64)
-        q = np.asarray(vector, dtype=np.float64)
-        norms = np.maximum(np.linalg.norm(m, axis=1), 1e-12) * (float(np.linalg.norm(q)) or 1.0)
-        return {e: float(x) for (e, _), x in zip(pos, (m @ q) / norms, strict=True)}
+        sims = index.entity_space.cosines(
+            np.asarray([p for _, p in pos], dtype=np.int64), np.asarray(vector, dtype=np.float32)
+        )
+        return {e: float(x) for (e, _), x in zip(pos, sims, strict=True)}
 
     def chunk_details(
         self, chunk_ids: Sequence[str], vector: Sequence[float] | None = None

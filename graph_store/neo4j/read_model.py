@@ -134,13 +134,16 @@ class Neo4jReadModel:
                 out[(start, entity_id)] = match
         return sorted(out.values(), key=lambda m: (m.start, m.entity_id))
 
-    def nearest_entities(self, vector: Sequence[float], k: int) -> list[EntityMatch]:
+    def nearest_entities(
+        self, vector: Sequence[float], k: int, min_score: float | None = None
+    ) -> list[EntityMatch]:
         if k <= 0:
             return []
         rows = self._store.read(
             "read_vector_entities", k=int(k), embedding=[float(x) for x in vector]
         )
-        return [EntityMatch(r[0], r[1], cosine_from_score(r[2]), int(r[3]), r[1]) for r in rows]
+        hits = [EntityMatch(r[0], r[1], cosine_from_score(r[2]), int(r[3]), r[1]) for r in rows]
+        return [h for h in hits if min_score is None or h.score >= min_score]
 
     def fulltext_entities(self, question: str, k: int) -> list[EntityMatch]:
         query = escape_lucene(question)
