@@ -22,6 +22,7 @@ from reader.parse import asked_noun, called
 from reader.question import (
     STOPWORDS,
     Kind,
+    asked_lemmas,
     content_lemmas,
     interrogative_sentence,
     place_level,
@@ -124,6 +125,11 @@ def short_answer(
     fresh = [t for t in found if not _echoes(t, question)]
     if fresh:
         found = fresh
+    # A name that carries the asked noun is one of the asked kind ("Kelton Municipal District"
+    # for "what district", beside the river the same sentence names).
+    kinds = [t for t in found if _names_kind(t, question)]
+    if kinds:
+        found = kinds
     cast = in_role(sentence, found, roles)
     if cast:
         found = cast
@@ -148,6 +154,13 @@ def short_answer(
     if kind == "NUMBER":
         return _with_marks(sentence, best)
     return _with_list_tail(sentence, best) if kind in _NAME_KINDS else best
+
+
+def _names_kind(text: str, question: str) -> bool:
+    """Whether a name carries the asked noun as one of its words: "Kelton Municipal
+    District" for "what district", "the Greyfoss Medal" for "which medal"."""
+    nouns = set(asked_lemmas(question))
+    return bool(nouns) and any(lemma(w.lower()) in nouns for w in words(text))
 
 
 def _echoes(text: str, question: str) -> bool:

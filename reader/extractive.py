@@ -224,6 +224,13 @@ def _answer_parts(
         answering = [i for i in order if _found(part, candidates[i], question)]
         cast = cast_sentence(part, question, candidates, answering, opts.role_sentences)
         pick = cast[0] if cast else answering[0] if answering else order[0]
+        calls = (
+            None
+            if cast or part.kind in ("YESNO", "LIST")
+            else _calling(question, candidates, order[: opts.called_sentences])
+        )
+        if calls is not None:
+            pick, answering = calls, [calls, *answering]
         best = candidates[pick]
         found = bool(answering)
         phrase = None
@@ -262,6 +269,11 @@ def _answer_parts(
             )
         )
     return out
+
+
+def _calling(question: str, candidates: list[Candidate], order: Sequence[int]) -> int | None:
+    """The first of ``order`` whose sentence calls a name the asked noun (``the_asked``)."""
+    return next((i for i in order if the_asked(candidates[i].sentence, question)), None)
 
 
 def _decide(

@@ -420,3 +420,43 @@ def test_a_place_asked_for_its_state_or_country_answers_with_that_part() -> None
     )
     two = [("Dale", "GPE"), ("Ostland", "GPE")]
     assert short_answer("PLACE", "It played in Dale, Ostland.", two, "In what state?") == "Ostland"
+
+
+def test_a_name_that_carries_the_asked_noun_answers() -> None:
+    """Asked for a district, of the places the sentence names the one called a district
+    answers, though the river stands nearer the question's words."""
+    question = "What district is Walden located in?"
+    sentence = (
+        "Walden is a village located in the Kelton Municipal District on the shore of the "
+        "Ostry River."
+    )
+    entities = [("Walden", "GPE"), ("the Kelton Municipal District", "LOC"), ("Ostry River", "LOC")]
+    assert short_answer(analyse(question)[0].kind, sentence, entities, question) == (
+        "the Kelton Municipal District"
+    )
+
+
+def test_a_sentence_that_calls_a_name_the_asked_noun_answers(
+    ner: Ner, embedder: SentenceTransformerEmbedder
+) -> None:
+    """The city's sentence about its airport ranks first for the question's words and names
+    an airline; the sentence that says which name is an airport answers."""
+    evidence = [
+        Doc(
+            "city",
+            "Fernhollow",
+            "Fernhollow is a harbour city in Ostland. The airport that serves Fernhollow "
+            "opened in 1961 and serves Norland Air.",
+        ),
+        Doc(
+            "airport",
+            "Fernhollow Regional Airport",
+            "Fernhollow Regional Airport is a public airport three miles north of Fernhollow.",
+        ),
+    ]
+    question = "What is the name of the airport that serves Fernhollow?"
+    ex = extractive_answer(question, evidence, embedder, ner=ner, max_sentences=2)
+    assert ex.parts[0].phrase == "Fernhollow Regional Airport"
+    off = ReaderSettings(called_sentences=0)
+    plain = extractive_answer(question, evidence, embedder, ner=ner, options=off)
+    assert plain.parts[0].phrase == "Norland Air"
