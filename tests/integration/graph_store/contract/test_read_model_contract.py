@@ -94,6 +94,8 @@ def test_linking_inputs_and_chunk_reads(chain: GraphReadModel) -> None:
     # Entity vectors are vec(len(id)): "t-db" alone is vec(4).
     nearest = chain.nearest_entities(list(vec(4)), 2)
     assert nearest[0].entity_id == "t-db" and nearest[0].score == pytest.approx(1.0, abs=1e-3)
+    # With a floor, only the names at that cosine or more: fewer than asked for.
+    assert [m.entity_id for m in chain.nearest_entities(list(vec(4)), 5, 0.999)] == ["t-db"]
     chunks = chain.entity_chunks(["b"])["b"]
     assert len(chunks) == 2 and {c[:4] for c in chunks} == {"t-da", "t-db"}
     first_a = next(c for c in chunks if c.startswith("t-da-"))
