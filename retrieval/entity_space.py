@@ -56,10 +56,6 @@ class EntitySpace:
     def __len__(self) -> int:
         return int(self._head.shape[0])
 
-    @property
-    def nbytes(self) -> int:
-        return int(self._head.nbytes + self._tail.nbytes + self._basis.nbytes)
-
     def vectors(self, positions: np.ndarray) -> np.ndarray:
         """The unit vectors of ``positions``, in the original coordinates."""
         rotated = np.hstack([self._head[positions], self._tail[positions]])
@@ -82,17 +78,15 @@ class EntitySpace:
             return np.zeros(0, dtype=np.int64), np.zeros(0)
         q_head, q_tail = self._rotate(vector)
         coarse = self._head @ q_head
-        if min_score is None:
+        if min_score is None or self._tail_norms is None:
+            # every name read in full (a vector no wider than the head has no tail)
             positions = np.arange(len(self))
             scores = coarse + self._tail @ q_tail if q_tail.size else coarse
         else:
-            positions = np.arange(len(self))
-            if self._tail_norms is not None:
-                bound = coarse + float(np.linalg.norm(q_tail)) * self._tail_norms
-                positions = np.flatnonzero(bound >= min_score - SLACK)
-            scores = coarse[positions]
-            if q_tail.size:
-                scores = scores + self._tail[positions] @ q_tail
+            bound = coarse + float(np.linalg.norm(q_tail)) * self._tail_norms
+            positions = np.flatnonzero(bound >= min_score - SLACK)
+            scores = coarse[positions] + self._tail[positions] @ q_tail
+        if min_score is not None:
             keep = scores >= min_score
             positions, scores = positions[keep], scores[keep]
         if k < scores.size:
