@@ -21,13 +21,21 @@ class Neo4jSettings(BaseModel):
     # does not answer at all (host down, packets dropped) fails in this time, not in half a minute.
     connection_timeout_s: float = Field(default=5.0, gt=0)
     # Where the graph preset's graph work runs. "database": in Neo4j (GDS authority, the walk
-    # and relation paths as Cypher per question), so the API process stays the same size
-    # whatever the graph. "memory": the graph projected into this process as on the embedded
-    # store (refreshed when the graph version changes); per question only the vector and
-    # full-text indexes are asked. Measured on 2Wiki (6,119 passages, docs/benchmarks.md,
+    # and relation paths as Cypher per question), so the API process holds no copy of the
+    # graph. "topology": the vector and full-text indexes, texts, names and vectors stay in
+    # Neo4j, and the walk and relation paths run in this process over the graph's topology
+    # alone (ids and edges as arrays, read once per graph version in the background;
+    # retrieval/topology.py). "memory": the whole graph projected into this process as on the
+    # embedded store (refreshed when the graph version changes); per question only the vector
+    # and full-text indexes are asked. Measured on 2Wiki (6,119 passages, docs/benchmarks.md,
     # "Latency", session 25): the graph preset's p50 against dense goes from 9.0x to 2.0x,
-    # and the process holds 38.9 KB a passage for the graph (7.8 with "database").
-    read_model: Literal["database", "memory"] = "database"
+    # and the process holds 38.9 KB a passage for the graph (7.8 with "database"); for
+    # "topology" see docs/benchmarks.md, "Scale", session 28.
+    read_model: Literal["database", "topology", "memory"] = "topology"
+    # "topology": a rebuild after a write starts at most this many times the last build's
+    # duration after that build ended (under a steady ingest the process re-reads the graph
+    # at most a fifth of the time; meanwhile the walk and the paths read the database).
+    topology_rebuild_gap: float = Field(default=4.0, ge=0)
 
 
 class FalkorDBSettings(BaseModel):

@@ -10,7 +10,8 @@ and relation paths of up to ``MAX_HOPS`` hops. Two implementations:
 - in Neo4j (``graph_store.neo4j.read_model.Neo4jReadModel``): native vector and full-text
   indexes, personalized PageRank over the seeds' neighbourhood fetched per question, GDS
   PageRank written as authority, one bounded query for paths. The process holds no copy of
-  the graph.
+  the graph. By default it is wrapped in ``retrieval.topology_model.TopologyReadModel``,
+  which runs the walk and the paths in the process over the graph's topology alone.
 
 Everything is addressed by the graph's own ids. Implementations do no I/O in constructors.
 """
@@ -121,6 +122,10 @@ class ChunkDetail:
 class GraphReadModel(Protocol):
     def version(self) -> str:
         """The graph version the model answers from (changes with every committed write)."""
+
+    def prepare(self) -> None:
+        """Do now the work of this graph version that questions would otherwise wait for or
+        go without (the in-memory index, the in-process topology); blocks until done."""
 
     # --- candidates -------------------------------------------------------------
     def dense_chunks(self, vector: Sequence[float], k: int) -> list[ScoredChunk]:

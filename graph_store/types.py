@@ -140,3 +140,23 @@ class ProjectionData:
     entity_embeddings: np.ndarray | list[list[float]] = field(default_factory=list)
     # Chunk texts for retrieval's in-memory BM25 (retrieval/lexical.py), in chunk order.
     chunk_texts: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class TopologyData:
+    """The graph's shape alone, for a walk and a path search run in a process whose store
+    keeps the rest (texts, names, vectors). ``ids`` holds every chunk and entity id in
+    sorted order (as UTF-8 bytes, which sort as the strings do); a node's position is its place
+    there, and the edges are position arrays."""
+
+    version: str
+    ids: np.ndarray  # (nodes,) sorted, numpy bytes
+    entity: np.ndarray  # (len(ids),) bool: the node is an entity (else a chunk)
+    mentions: np.ndarray  # (m, 2) int32: chunk, entity
+    mention_counts: np.ndarray  # (m,) float32: times the chunk mentions the entity (>= 1)
+    mention_subject: np.ndarray  # (m,) bool: the entity is the subject of the chunk's document
+    next_pairs: np.ndarray  # (n, 2) int32: a chunk and the one after it in its document
+    relations: np.ndarray  # (r, 2) int32: source, target entity
+    relation_types: np.ndarray  # (r,) int32: index into ``type_names``
+    relation_weights: np.ndarray  # (r,) float64
+    type_names: list[str]

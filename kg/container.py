@@ -20,6 +20,7 @@ from retrieval.embedder import Embedder, make_embedder
 from retrieval.embedding_cache import CachedEmbedder
 from retrieval.read_model import InMemoryReadModel
 from retrieval.search import Searcher
+from retrieval.topology_model import TopologyReadModel
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +68,8 @@ def build_store(settings: Settings, embedder: Embedder) -> GraphStore:
 
 
 def build_read_model(settings: Settings, store: GraphStore) -> GraphReadModel:
-    """Neo4j with GDS does the graph work itself unless ``KG_NEO4J__READ_MODEL=memory``;
+    """Neo4j with GDS does the graph work itself unless ``KG_NEO4J__READ_MODEL=memory``
+    (with ``topology``, the default, its walk and paths run here over the topology alone);
     everywhere else (the embedded store, Neo4j without GDS) the graph is projected into
     memory. Asks Neo4j whether GDS is there, so the store must be open."""
     memory = InMemoryReadModel.from_settings(store, settings.retrieval)
@@ -79,7 +81,15 @@ def build_read_model(settings: Settings, store: GraphStore) -> GraphReadModel:
     if settings.neo4j.read_model == "memory":
         return memory
     if isinstance(store, Neo4jGraphStore) and store.gds_available():
-        return Neo4jReadModel(store)
+        if settings.neo4j.read_model == "database":
+            return Neo4jReadModel(store)
+        return TopologyReadModel(
+            Neo4jReadModel(store),
+            store.topology_data,
+            walk_tolerance=settings.retrieval.ppr_tolerance,
+            walk_prune=settings.retrieval.walk_prune,
+            rebuild_gap=settings.neo4j.topology_rebuild_gap,
+        )
     log.warning(
         "Neo4j has no Graph Data Science plugin: retrieval projects the whole graph into this "
         "process's memory (the in-memory read model)"

@@ -12,11 +12,28 @@ per-edge Python loop cannot walk within a query's budget.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
 from graph_store.read_model import ReachKeep
 from retrieval.graph_index import GraphIndex
+
+
+class RelationGraph(Protocol):
+    """The relation edges path search walks, as CSR arrays over entity positions: for
+    position ``a`` its edges are ``rel_indptr[a]:rel_indptr[a + 1]``, each with its target,
+    weight in [0, 1], the cost of stepping over it, whether it is walked in its stored
+    direction and its relation type's rank in string order; ``entity_id_rank`` is each
+    position's rank by id (ties between equal paths go to the lower id)."""
+
+    rel_indptr: np.ndarray
+    rel_target: np.ndarray
+    rel_unit_weight: np.ndarray
+    rel_step_cost: np.ndarray
+    rel_forward: np.ndarray
+    rel_type_rank: np.ndarray
+    entity_id_rank: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -79,7 +96,7 @@ class Expansion:
 
 def expand(
     seeds: dict[int, float],
-    index: GraphIndex,
+    index: RelationGraph,
     max_hops: int,
     hop_decay: float = 0.8,
     backward: float = 0.5,
@@ -90,7 +107,7 @@ def expand(
     direction. Stated relations point from the part to the whole (MEMBER_OF, PART_OF,
     IMPLEMENTS, LEADS): walking with them climbs to the context an entity sits in, walking
     against them goes down to its siblings' parts."""
-    out = Expansion(len(index.entity_names))
+    out = Expansion(len(index.entity_id_rank))
     if not seeds:
         return out
     top = max(seeds.values()) or 1.0
@@ -159,16 +176,16 @@ def explain(
     return text, ei
 
 
-def kept_positions(reach: Expansion, index: GraphIndex, keep: ReachKeep | None) -> np.ndarray:
-    """Positions of the reached entities ``keep`` asks for, with the entities on their paths
-    (``graph_store.read_model.kept_paths`` over columns: objects only for what is read)."""
+def kept_positions(reach: Expansion, keep: ReachKeep | None, targets: list[int]) -> np.ndarray:
+    """Positions of the reached entities ``keep`` asks for (``targets``: the positions of its
+    targets), with the entities on their paths (``graph_store.read_model.kept_paths`` over
+    columns: objects only for what is read)."""
     reached = np.flatnonzero(np.isfinite(reach.cost))
     if keep is None:
         return reached
     wanted = reach.hops[reached] == 0
     if keep.min_strength is not None:
         wanted |= (reach.hops[reached] > 0) & (reach.strength[reached] >= keep.min_strength)
-    targets = [p for e in keep.targets if (p := index.entity_index.get(e)) is not None]
     wanted |= np.isin(reached, np.asarray(targets, dtype=np.int64))
     out: set[int] = set()
     for pos in reached[wanted].tolist():

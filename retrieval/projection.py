@@ -13,7 +13,7 @@ entities; edges are undirected:
 The walk is the usual one: with probability ``damping`` follow an edge in proportion to its
 weight, otherwise jump back to the personalization vector. Dangling mass returns there too.
 
-A personalized walk pushes mass out from its seeds (``_LocalWalk``): its cost is the edges of
+A personalized walk pushes mass out from its seeds (``LocalWalk``): its cost is the edges of
 the nodes it pushes from, not the whole graph. With ``prune`` > 0 a node pushes only while it
 holds at least that share of the seeds' mass per edge it has, so the walk stays near the seeds
 on a graph whose hubs reach everything, and a question costs about the same in a store five
@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 from scipy import sparse
@@ -165,19 +166,7 @@ class Projection:
         sorting all of them, without sorting all of them (a question needs a few thousand of
         the nodes its walk reaches)."""
         nodes, scores = self._personalized_scores(seeds, damping, max_iter, tol, prune)
-        keep = scores > 0
-        nodes, scores = nodes[keep], scores[keep]
-        if k <= 0 or nodes.size == 0:
-            return {}
-        chosen = np.arange(nodes.size)
-        if nodes.size > k:
-            kth = np.partition(scores, nodes.size - k)[nodes.size - k]
-            above = np.flatnonzero(scores > kth)
-            tied = np.flatnonzero(scores == kth)
-            tied = np.asarray(sorted(tied.tolist(), key=lambda j: self._name(int(nodes[j]))))
-            chosen = np.concatenate([above, tied[: k - above.size]]).astype(np.int64)
-        pairs = [(self._name(int(nodes[j])), float(scores[j])) for j in chosen.tolist()]
-        return dict(sorted(pairs, key=lambda kv: (-kv[1], kv[0])))
+        return top_nodes(nodes, scores, k, self._name)
 
     def knows(self, node: str) -> bool:
         return node in self.chunk_pos or node in self.entity_pos
@@ -196,7 +185,7 @@ class Projection:
                 weights[i] = weights.get(i, 0.0) + w
         if not weights:
             return np.zeros(0, dtype=np.int64), np.zeros(0)
-        walk = _LocalWalk(self, weights, damping)
+        walk = LocalWalk(self, weights, damping)
         walk.run(prune, tol, max_iter)
         return walk.nodes, walk.mass
 
@@ -261,7 +250,38 @@ def subject_pairs(data: ProjectionData) -> set[tuple[str, str]]:
     }
 
 
-class _LocalWalk:
+class WalkGraph(Protocol):
+    """What a local walk reads of a graph: its symmetric weighted adjacency (CSR), each
+    node's inverse weighted degree, and which nodes have no edge."""
+
+    size: int
+    adjacency: sparse.csr_matrix
+    inv_degree: np.ndarray
+    dangling: np.ndarray
+
+
+def top_nodes(
+    nodes: np.ndarray, scores: np.ndarray, k: int, name: Callable[[int], str]
+) -> dict[str, float]:
+    """The ``k`` best of a walk's reached nodes by ``name``, best first, ties by name: the
+    same as sorting all of them, without sorting all of them (a question needs a few
+    thousand of the nodes its walk reaches)."""
+    keep = scores > 0
+    nodes, scores = nodes[keep], scores[keep]
+    if k <= 0 or nodes.size == 0:
+        return {}
+    chosen = np.arange(nodes.size)
+    if nodes.size > k:
+        kth = np.partition(scores, nodes.size - k)[nodes.size - k]
+        above = np.flatnonzero(scores > kth)
+        tied = np.flatnonzero(scores == kth)
+        tied = np.asarray(sorted(tied.tolist(), key=lambda j: name(int(nodes[j]))))
+        chosen = np.concatenate([above, tied[: k - above.size]]).astype(np.int64)
+    pairs = [(name(int(nodes[j])), float(scores[j])) for j in chosen.tolist()]
+    return dict(sorted(pairs, key=lambda kv: (-kv[1], kv[0])))
+
+
+class LocalWalk:
     """Personalized PageRank by pushing mass (Andersen, Chung and Lang's local push, every
     node that qualifies at once): a node keeps ``1 - damping`` of the mass that reaches it and
     passes the rest along its edges. A node pushes only while its waiting mass is at least
@@ -272,14 +292,12 @@ class _LocalWalk:
     round: the exact walk's power series, stopped when less than ``tol`` of the mass still
     waits. Nodes are numbered in the order reached."""
 
-    def __init__(
-        self, projection: Projection, weights: Mapping[int, float], damping: float
-    ) -> None:
-        self._p = projection
+    def __init__(self, graph: WalkGraph, weights: Mapping[int, float], damping: float) -> None:
+        self._p = graph
         self._damping = damping
         # position in the graph -> number here (-1: not reached); one array per walk, so that
         # walks on other threads do not share it
-        self._slot = np.full(projection.size, -1, dtype=np.int64)
+        self._slot = np.full(graph.size, -1, dtype=np.int64)
         self.nodes: np.ndarray = np.asarray(sorted(weights), dtype=np.int64)
         self._slot[self.nodes] = np.arange(self.nodes.size)
         reset = np.asarray([weights[int(i)] for i in self.nodes], dtype=np.float64)

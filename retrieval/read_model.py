@@ -95,6 +95,9 @@ class InMemoryReadModel:
     def version(self) -> str:
         return self.index().version
 
+    def prepare(self) -> None:
+        self.index()
+
     # --- candidates -------------------------------------------------------------
     def dense_chunks(self, vector: Sequence[float], k: int) -> list[ScoredChunk]:
         index = self.index()
@@ -277,7 +280,8 @@ class InMemoryReadModel:
         }
         reach = expand(seeds, index, max_hops, hop_decay, backward)
         ids, names = index.projection.entity_ids, index.entity_names
-        reached = kept_positions(reach, index, keep)
+        targets = [] if keep is None else [index.entity_index.get(e, -1) for e in keep.targets]
+        reached = kept_positions(reach, keep, [t for t in targets if t >= 0])
         # Columns as lists first: a 3-hop reach from a well-connected entity is thousands of
         # entities, and reading numpy scalars one by one cost more than the walk.
         edges = reach.edge[reached]

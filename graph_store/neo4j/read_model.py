@@ -68,6 +68,9 @@ class Neo4jReadModel:
     def version(self) -> str:
         return self._store.graph_version()
 
+    def prepare(self) -> None:
+        """Nothing to do: every question reads the database."""
+
     # --- candidates -------------------------------------------------------------
     def dense_chunks(self, vector: Sequence[float], k: int) -> list[ScoredChunk]:
         if k <= 0:

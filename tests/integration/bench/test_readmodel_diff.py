@@ -91,7 +91,7 @@ def test_diff_on_neo4j_matches_the_embedded_ranking_and_runs_every_swap(
     with bench_store(corpus, settings, tmp_path / "work", embedder, store="neo4j") as bs:
         out = diff(bs, settings, questions, CALLS)
 
-    assert out["store_model"] == "Neo4jReadModel"
+    assert out["store_model"] == "TopologyReadModel"  # the default on Neo4j
     assert out["questions"] == 2
     # The in-memory model over the Neo4j store is the embedded store's ranking.
     mine = out["all questions"]["in memory"]

@@ -90,4 +90,4 @@ def test_scale_on_neo4j(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
     # No disk figure: the database lives in the server, not in the bench's folder.
     assert all("disk_bytes" not in row for row in result["rows"])
     # The API child used the database's own read model (KG_NEO4J__READ_MODEL unset).
-    assert {row["read_model"] for row in result["rows"]} == {"Neo4jReadModel"}
+    assert {row["read_model"] for row in result["rows"]} == {"TopologyReadModel"}

@@ -81,15 +81,17 @@ def test_graph_preset_and_agent_context_on_the_neo4j_read_model(
     embedder: SentenceTransformerEmbedder,
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
-    """The composition root picks the Neo4j read model (GDS is there); the demo's multi-hop
-    question reaches the national plan through stated relations, as on the embedded store."""
+    """The composition root picks the Neo4j read model (GDS is there), its walk and paths on
+    the topology in the process (the default); the demo's multi-hop question reaches the
+    national plan through stated relations, as on the embedded store."""
     from agents.context import link_entities, neighbours
     from graph_store.neo4j.read_model import Neo4jReadModel
+    from retrieval.topology_model import TopologyReadModel
 
     c = build(Settings(data_dir=tmp_path_factory.mktemp("unused"), store="neo4j"))
     c.embedder, c.store = embedder, demo_store
     model = c.read_model()
-    assert isinstance(model, Neo4jReadModel)
+    assert isinstance(model, TopologyReadModel) and isinstance(model.inner, Neo4jReadModel)
     assert c.searcher().model is model
     got = c.searcher().retrieve(EXPECTED["question"], k=8, preset="graph")
     titles = [r.doc_title for r in got.results]

@@ -3,8 +3,8 @@
 A factory takes the test's ``pytest.FixtureRequest`` and a temp dir and is a context manager
 yielding an opened, schema-initialised, empty store of the ``GraphStore`` port (and, where the
 adapter has it, the explorer and the read-only query port). A new adapter adds one entry.
-``READ_MODEL_FACTORIES`` names the read model the composition root gives a store (the
-in-memory one unless the adapter brings its own).
+``READ_MODEL_FACTORIES`` names the read models the composition root can give a store (the
+in-memory one unless the adapter brings its own); the read-model tests run on each.
 
 Document ids start with ``PREFIX`` on every store: the Neo4j tests wipe their database and
 refuse one holding documents they did not write (tests/integration/graph_store/neo4j).
@@ -70,20 +70,37 @@ def _neo4j_read_model(store: Any) -> GraphReadModel:
     return Neo4jReadModel(store)
 
 
-READ_MODEL_FACTORIES: dict[str, Callable[[Any], GraphReadModel]] = {"neo4j": _neo4j_read_model}
+def _neo4j_topology_model(store: Any) -> GraphReadModel:
+    """The default on Neo4j: the walk and the paths over the topology in the process, built
+    before each call that finds it older than the graph (a test writes, then reads)."""
+    from graph_store.neo4j.read_model import Neo4jReadModel
+    from retrieval.topology_model import TopologyReadModel
+
+    return TopologyReadModel(Neo4jReadModel(store), store.topology_data, background=False)
 
 
-def _params() -> list[Any]:
-    return [
-        pytest.param(name, marks=[pytest.mark.neo4j] if name == "neo4j" else [])
-        for name in STORE_FACTORIES
-    ]
+# The read models each store is given besides the in-memory one (the default).
+READ_MODEL_FACTORIES: dict[str, dict[str, Callable[[Any], GraphReadModel]]] = {
+    "neo4j": {"database": _neo4j_read_model, "topology": _neo4j_topology_model},
+}
 
 
-@pytest.fixture(params=_params())
-def store_name(request: pytest.FixtureRequest) -> str:
-    name: str = request.param
-    return name
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Every store for the store's tests; for the read model's, every read model of each."""
+    if "store_name" not in metafunc.fixturenames:
+        return
+    models = "read_model" in metafunc.fixturenames
+    params = []
+    for name in STORE_FACTORIES:
+        marks = [pytest.mark.neo4j] if name == "neo4j" else []
+        kinds = list(READ_MODEL_FACTORIES.get(name, {"memory": InMemoryReadModel}))
+        if not models:
+            params.append(pytest.param(name, marks=marks, id=name))
+            continue
+        for kind in kinds:
+            label = name if len(kinds) == 1 else f"{name}-{kind}"
+            params.append(pytest.param(name, kind, marks=marks, id=label))
+    metafunc.parametrize(("store_name", "model_kind") if models else "store_name", params)
 
 
 @pytest.fixture()
@@ -94,8 +111,8 @@ def store(request: pytest.FixtureRequest, store_name: str, tmp_path: Path) -> It
 
 
 @pytest.fixture()
-def read_model(store: Any, store_name: str) -> GraphReadModel:
-    make = READ_MODEL_FACTORIES.get(store_name)
+def read_model(store: Any, store_name: str, model_kind: str) -> GraphReadModel:
+    make = READ_MODEL_FACTORIES.get(store_name, {}).get(model_kind)
     return make(store) if make is not None else InMemoryReadModel(store)
 
 
