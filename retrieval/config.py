@@ -65,6 +65,9 @@ class RetrievalSettings(BaseModel):
     # Okapi BM25 parameters of the in-memory index (the usual defaults).
     bm25_k1: float = Field(default=1.2, ge=0.0)
     bm25_b: float = Field(default=0.75, ge=0.0, le=1.0)
+    # Nodes (chunks and entities) of the walk the graph preset scores, best first: each walked
+    # chunk among them is read with its similarity and authority (on Neo4j, a row each).
+    walk_top: int = Field(default=2000, ge=1, le=100_000)
     chunk_seed_weight: float = Field(default=1.0, ge=0.0)
     entity_seed_weight: float = Field(default=1.0, ge=0.0)
     # HippoRAG uses 0.5: short walks keep the seeds' neighbourhood in charge.

@@ -7,7 +7,7 @@
 3. Each scored chunk gets ``ppr_weight * ppr / max(ppr) + dense_weight * cosine +
    authority_weight * authority``, plus the named-subject bonus and the bridge second hop;
    the weights are settings measured by ``kg bench``. The scored chunks are those the model
-   names: the candidates, the walk's top ``WALK_TOP`` nodes, the named subjects' chunks and the
+   names: the candidates, the walk's top ``walk_top`` nodes, the named subjects' chunks and the
    bridges' chunks.
 4. The last slots go to documents reached along strong relation paths; the results are
    explained by the cheapest relation path from a linked entity to an entity they mention.
@@ -28,10 +28,6 @@ from retrieval.filters import SearchFilters
 from retrieval.fusion import rrf
 from retrieval.linking import link_entities, seed_weights, specificity
 from retrieval.search_types import Retrieval, SearchResult
-
-# Nodes (chunks and entities) of the walk scored per question: far more than any result list
-# needs, few enough to come back in one round trip.
-WALK_TOP = 2000
 
 
 def graph_search(
@@ -58,7 +54,7 @@ def graph_search(
     linked = link_entities(question, q, model, settings)
 
     seeds = seed_weights(fused, linked, settings, lambda e: e)
-    walk = model.personalized_pagerank(seeds, WALK_TOP, damping=settings.damping)
+    walk = model.personalized_pagerank(seeds, settings.walk_top, damping=settings.damping)
     detail(list(walk))  # entities among them come back with no detail
     named = {x.entity_id: x.score for x in linked if x.method != "embedding"}
     # The named subjects' documents include those whose titles name an organisation (its
