@@ -22,6 +22,7 @@ from retrieval.fusion import rrf
 from retrieval.graph_search import graph_search
 from retrieval.read_model import InMemoryReadModel
 from retrieval.search_types import Retrieval, SearchResult
+from retrieval.topology_model import TopologyReadModel
 
 PRESETS: tuple[str, ...] = ("dense", "hybrid", "graph")
 
@@ -93,9 +94,10 @@ class Searcher:
         return self._model.pinned() if isinstance(self._model, InMemoryReadModel) else None
 
     def pinned(self) -> Searcher:
-        """This searcher on one graph version (the in-memory read model's index of now), for
-        a caller that retrieves several times and must not meet two versions."""
-        if not isinstance(self._model, InMemoryReadModel):
+        """This searcher on one graph version (the in-memory read model's index of now, the
+        topology model's topology of now), for a caller that retrieves several times and
+        must not meet two versions."""
+        if not isinstance(self._model, InMemoryReadModel | TopologyReadModel):
             return self
         # A copy, not a new Searcher: a subclass (or a wrapper's state) stays what it was.
         twin = copy.copy(self)
@@ -203,7 +205,10 @@ class Searcher:
         filters: SearchFilters | None,
         model: InMemoryReadModel | None,
     ) -> Retrieval:
-        # The pinned in-memory model answers every read of this search from one graph version.
+        # The pinned in-memory model answers every read of this search from one graph version;
+        # a pinned topology model, its walk and paths.
+        if model is None and isinstance(self._model, TopologyReadModel):
+            return graph_search(question, vector, k, self._model.pinned(), self._settings, filters)
         return graph_search(question, vector, k, model or self._model, self._settings, filters)
 
 

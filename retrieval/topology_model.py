@@ -13,6 +13,7 @@ every call that finds the topology stale does (the contract tests).
 
 from __future__ import annotations
 
+import copy
 import logging
 import threading
 import time
@@ -58,6 +59,8 @@ class TopologyReadModel:
         self._not_before = 0.0
         self._build_lock = threading.Lock()  # one build at a time
         self.builds = 0
+        # A pinned copy's topology (None inside: the inner model's walk), fixed for a search.
+        self._pinned: tuple[Topology | None] | None = None
 
     @property
     def inner(self) -> GraphReadModel:
@@ -69,11 +72,23 @@ class TopologyReadModel:
         if self._current(schedule=False) is None:
             self._build()
 
+    def pinned(self) -> TopologyReadModel:
+        """This model fixed to the topology of now (or to the inner model's walk and paths
+        when there is none current) for the calls of one search: one version read, not one a
+        call, and no search that walks one version and finds paths in the next."""
+        if self._pinned is not None:
+            return self
+        twin = copy.copy(self)
+        twin._pinned = (self._current(),)
+        return twin
+
     def topology(self) -> Topology | None:
         """The topology of the current graph version, if built (no build started)."""
         return self._current(schedule=False)
 
     def _current(self, schedule: bool = True) -> Topology | None:
+        if self._pinned is not None:
+            return self._pinned[0]
         topology = self._topology
         if topology is not None and topology.version == self._inner.version():
             return topology

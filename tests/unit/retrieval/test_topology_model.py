@@ -117,3 +117,17 @@ def test_a_failed_build_is_logged_and_the_inner_model_answers(
         graph.fail = True
         graph.write("v3")
         model.prepare()  # a build asked for in the foreground raises
+
+
+def test_a_pinned_model_keeps_one_topology_for_a_search() -> None:
+    graph = _Graph(invented_graph(2))
+    model, inner = _model(graph, rebuild_gap=1e9)
+    model.prepare()
+    pinned = model.pinned()
+    assert pinned.pinned() is pinned
+    walk = pinned.personalized_pagerank({"ent004": 1.0}, 10)
+    graph.write("v2")  # a commit lands in the middle of the search
+    assert pinned.personalized_pagerank({"ent004": 1.0}, 10) == walk  # still that topology
+    assert model.topology() is None  # the model itself sees the write
+    stale = model.pinned()  # pinned to no topology: the inner model's walk and paths
+    assert stale.relation_paths({"ent004": 1.0}, 2) == inner.relation_paths({"ent004": 1.0}, 2)
