@@ -66,8 +66,12 @@ class RetrievalSettings(BaseModel):
     bm25_k1: float = Field(default=1.2, ge=0.0)
     bm25_b: float = Field(default=0.75, ge=0.0, le=1.0)
     # Nodes (chunks and entities) of the walk the graph preset scores, best first: each walked
-    # chunk among them is read with its similarity and authority (on Neo4j, a row each).
-    walk_top: int = Field(default=2000, ge=1, le=100_000)
+    # chunk among them is read with its similarity and authority (on Neo4j, a row each: the
+    # 2,000 nodes it was cost 40 ms a question on the 5x 2Wiki graph). 2,000 -> 300 left the
+    # graph preset's top 5 the same on all of HotpotQA and MuSiQue questions 1-100, on 100
+    # passage-derived 2Wiki questions at 1x (embedded) and at 5x (Neo4j); 150 and 80 too on
+    # HotpotQA, 80 moved 3 of MuSiQue's (docs/benchmarks.md, "Scale", session 28).
+    walk_top: int = Field(default=300, ge=1, le=100_000)
     chunk_seed_weight: float = Field(default=1.0, ge=0.0)
     entity_seed_weight: float = Field(default=1.0, ge=0.0)
     # HippoRAG uses 0.5: short walks keep the seeds' neighbourhood in charge.
