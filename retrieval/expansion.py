@@ -127,6 +127,12 @@ def expand(
         edges = np.arange(total) + np.repeat(indptr[frontier] - (ends - counts), counts)
         targets = index.rel_target[edges]
         cand = out.cost[src] + step_cost[edges]
+        # Only offers cheaper than the target's cost before this round can win it: the rest
+        # (most of them, once a hub's neighbourhood is reached) are dropped before the sort.
+        better = cand < out.cost[targets]
+        if not better.any():
+            break
+        src, edges, targets, cand = src[better], edges[better], targets[better], cand[better]
         forward = index.rel_forward[edges]
         strength = out.strength[src] * weight[edges]
         strength = np.where(out.hops[src] > 0, strength * hop_decay, strength)
@@ -138,9 +144,6 @@ def expand(
         first = np.ones(order.size, dtype=bool)
         first[1:] = targets[order[1:]] != targets[order[:-1]]
         best = order[first]
-        best = best[cand[best] < out.cost[targets[best]]]
-        if best.size == 0:
-            break
         v, u, e = targets[best], src[best], edges[best]
         out.cost[v] = cand[best]
         out.hops[v] = out.hops[u] + 1
