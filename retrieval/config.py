@@ -72,6 +72,9 @@ class RetrievalSettings(BaseModel):
     # passage-derived 2Wiki questions at 1x (embedded) and at 5x (Neo4j); 150 and 80 too on
     # HotpotQA, 80 moved 3 of MuSiQue's (docs/benchmarks.md, "Scale", session 28).
     walk_top: int = Field(default=300, ge=1, le=100_000)
+    # Ask a search's independent first reads at once (retrieval/parallel.py): candidates and
+    # entity linking. Measured in docs/benchmarks.md, "Scale", session 28.
+    parallel_reads: bool = True
     chunk_seed_weight: float = Field(default=1.0, ge=0.0)
     entity_seed_weight: float = Field(default=1.0, ge=0.0)
     # HippoRAG uses 0.5: short walks keep the seeds' neighbourhood in charge.

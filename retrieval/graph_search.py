@@ -18,15 +18,17 @@ graph; the in-memory model answers each call from its projection with numpy.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
-from graph_store.read_model import ChunkDetail, GraphReadModel, PathHop, ReachKeep
+from graph_store.read_model import ChunkDetail, GraphReadModel, PathHop, ReachKeep, ScoredChunk
 from retrieval.config import RetrievalSettings
 from retrieval.filters import SearchFilters
 from retrieval.fusion import rrf
 from retrieval.linking import link_entities, seed_weights, specificity
+from retrieval.parallel import Reads
 from retrieval.search_types import Retrieval, SearchResult
 
 
@@ -45,24 +47,31 @@ def graph_search(
     details = chunks.details
     detail, allowed = chunks.fetch, chunks.allowed
 
-    dense_hits = model.dense_chunks(q, pool * over)
-    lexical_hits = model.lexical_chunks(question, pool * over)
-    detail([h.chunk_id for h in (*dense_hits, *lexical_hits)])
+    # The candidates (with their details) and entity linking do not depend on each other
+    # (retrieval/parallel.py).
+    reads = Reads(settings.parallel_reads)
+    dense_read = reads.start(chunks.candidates, model.dense_chunks, q, pool * over)
+    lexical_read = reads.start(chunks.candidates, model.lexical_chunks, question, pool * over)
+    linked = link_entities(question, q, model, settings)
+    dense_hits, lexical_hits = chunks.take(dense_read.result()), chunks.take(lexical_read.result())
     dense_rank = [h.chunk_id for h in dense_hits if allowed(h.chunk_id)][:pool]
     bm25 = {h.chunk_id: h.score for h in lexical_hits if allowed(h.chunk_id)}
     fused = rrf([dense_rank, list(bm25)[:pool]], settings.rrf_k, [1.0, settings.seed_bm25_weight])
-    linked = link_entities(question, q, model, settings)
 
-    seeds = seed_weights(fused, linked, settings, lambda e: e)
-    walk = model.personalized_pagerank(seeds, settings.walk_top, damping=settings.damping)
-    detail(list(walk))  # entities among them come back with no detail
     named = {x.entity_id: x.score for x in linked if x.method != "embedding"}
     # The named subjects' documents include those whose titles name an organisation (its
     # own papers); the strategic slots below keep to the documents titled by their subject.
-    subjects = (
-        model.subject_chunks(list(named), titled=True) if settings.named_subject_weight > 0 else {}
+    # Read while the walk runs.
+    subjects_read = (
+        reads.start(model.subject_chunks, list(named), titled=True)
+        if settings.named_subject_weight > 0
+        else None
     )
-    detail([c for ids in subjects.values() for c in ids])
+    seeds = seed_weights(fused, linked, settings, lambda e: e)
+    walk = model.personalized_pagerank(seeds, settings.walk_top, damping=settings.damping)
+    subjects = subjects_read.result() if subjects_read is not None else {}
+    # One read for both; entities among the walk's nodes come back with no detail.
+    detail([*walk, *(c for ids in subjects.values() for c in ids)])
 
     score: dict[str, float] = {}
     top_ppr = max((walk.get(c, 0.0) for c in details if allowed(c)), default=0.0)
@@ -148,8 +157,9 @@ def _bridges(
     top = sorted(candidates, key=lambda e: (-walk.get(e, 0.0), e))[: settings.bridge_entities]
     if not top:
         return {}
-    vectors = model.entity_vectors(top)
+    vectors_read = Reads(settings.parallel_reads).start(model.entity_vectors, top)
     chunks_of = model.entity_chunks(top)
+    vectors = vectors_read.result()
     q = np.asarray(query, dtype=np.float64)
     q = q / (np.linalg.norm(q) or 1.0)
     taken = set(first)
@@ -221,6 +231,10 @@ def _strategic(
     return picks
 
 
+# What a candidate read is asked: the question's vector (dense) or its text (full text).
+_Ask = Any
+
+
 class _Chunks:
     """The chunks a question has touched, with their details (fetched once each)."""
 
@@ -231,6 +245,21 @@ class _Chunks:
         self._vector = vector
         self._filters = filters if filters is not None and filters.active else None
         self.details: dict[str, ChunkDetail] = {}
+
+    def candidates(
+        self, read: Callable[[_Ask, int], list[ScoredChunk]], ask: _Ask, k: int
+    ) -> tuple[list[ScoredChunk], dict[str, ChunkDetail]]:
+        """``read(ask, k)``'s candidates and their details, in one task of a parallel read
+        (nothing here is shared: ``take`` keeps the details on the caller's thread)."""
+        hits = read(ask, k)
+        ids = [h.chunk_id for h in hits if h.chunk_id not in self.details]
+        return hits, (self._model.chunk_details(ids, self._vector) if ids else {})
+
+    def take(self, got: tuple[list[ScoredChunk], dict[str, ChunkDetail]]) -> list[ScoredChunk]:
+        hits, details = got
+        for c, d in details.items():
+            self.details.setdefault(c, d)
+        return hits
 
     def fetch(self, ids: Sequence[str]) -> None:
         missing = [c for c in dict.fromkeys(ids) if c not in self.details]

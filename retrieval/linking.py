@@ -12,6 +12,7 @@ from typing import TypeVar
 
 from graph_store.read_model import GraphReadModel
 from retrieval.config import RetrievalSettings
+from retrieval.parallel import Reads
 
 
 @dataclass(frozen=True)
@@ -99,20 +100,27 @@ def link_entities(
         if old is None or link.weight > old.weight:
             found[entity_id] = link
 
+    reads = Reads(settings.parallel_reads)
+    # The floor goes to the model: the in-memory one then reads a quarter of each name vector
+    # for most names (retrieval/entity_space.py).
+    nearest = reads.start(
+        model.nearest_entities, query_vector, settings.link_candidates, settings.link_min_similarity
+    )
+    fulltext = (
+        reads.start(model.fulltext_entities, question, settings.link_candidates)
+        if settings.link_fulltext_weight > 0
+        else None
+    )
     for m in model.alias_matches(question):
         offer(m.entity_id, m.name, m.chunk_degree, m.confidence, "alias", m.span, (m.start, m.end))
-    if settings.link_fulltext_weight > 0:
-        hits = model.fulltext_entities(question, settings.link_candidates)
+    if fulltext is not None:
+        hits = fulltext.result()
         top = max((h.score for h in hits), default=0.0)
         for h in hits:
             if top > 0:
                 weight = settings.link_fulltext_weight * h.score / top
                 offer(h.entity_id, h.name, h.chunk_degree, weight, "fulltext", h.matched)
-    # The floor goes to the model: the in-memory one then reads a quarter of each name vector
-    # for most names (retrieval/entity_space.py).
-    for h in model.nearest_entities(
-        query_vector, settings.link_candidates, settings.link_min_similarity
-    ):
+    for h in nearest.result():
         offer(h.entity_id, h.name, h.chunk_degree, h.score, "embedding", h.name)
     # Most confident first (an exact alias before a fuzzy match), then the more specific; the
     # cap keeps the walk's reset mass on the question's own entities.
