@@ -23,14 +23,13 @@ from retrieval.graph_index import GraphIndex
 class RelationGraph(Protocol):
     """The relation edges path search walks, as CSR arrays over entity positions: for
     position ``a`` its edges are ``rel_indptr[a]:rel_indptr[a + 1]``, each with its target,
-    weight in [0, 1], the cost of stepping over it, whether it is walked in its stored
+    weight in [0, 1] (stepping over it costs 2 - weight), whether it is walked in its stored
     direction and its relation type's rank in string order; ``entity_id_rank`` is each
     position's rank by id (ties between equal paths go to the lower id)."""
 
     rel_indptr: np.ndarray
     rel_target: np.ndarray
     rel_unit_weight: np.ndarray
-    rel_step_cost: np.ndarray
     rel_forward: np.ndarray
     rel_type_rank: np.ndarray
     entity_id_rank: np.ndarray
@@ -116,7 +115,6 @@ def expand(
     out.strength[frontier] = np.fromiter(seeds.values(), dtype=np.float64) / top
     indptr = index.rel_indptr
     weight = index.rel_unit_weight
-    step_cost = index.rel_step_cost
     for _ in range(max_hops):
         counts = indptr[frontier + 1] - indptr[frontier]
         total = int(counts.sum())
@@ -126,7 +124,7 @@ def expand(
         ends = np.cumsum(counts)
         edges = np.arange(total) + np.repeat(indptr[frontier] - (ends - counts), counts)
         targets = index.rel_target[edges]
-        cand = out.cost[src] + step_cost[edges]
+        cand = out.cost[src] + (2.0 - weight[edges])
         # Only offers cheaper than the target's cost before this round can win it: the rest
         # (most of them, once a hub's neighbourhood is reached) are dropped before the sort.
         better = cand < out.cost[targets]

@@ -146,9 +146,8 @@ class GraphIndex:
         order = np.argsort(sources, kind="stable")
         self.rel_target = np.concatenate([b_arr, a_arr])[order]
         self.rel_weight = np.tile(np.asarray(weight, dtype=np.float64), 2)[order]
-        # Path finding's per-edge strength and cost, computed once rather than per query.
+        # Path finding's per-edge strength (and cost, 2 - strength), clipped once.
         self.rel_unit_weight = np.clip(self.rel_weight, 0.0, 1.0)
-        self.rel_step_cost = 2.0 - self.rel_unit_weight
         self.rel_type = np.tile(np.asarray(kind, dtype=np.int64), 2)[order]
         self.rel_forward = np.repeat([True, False], len(src))[order]
         counts = np.bincount(sources, minlength=len(data.entity_ids))

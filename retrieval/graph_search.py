@@ -2,8 +2,9 @@
 
 1. Candidates: the read model's dense and BM25 chunks, fused by RRF.
 2. Entities linked in the question (linking.py) and the best fused candidates seed a
-   personalized PageRank (in memory over the projection; on Neo4j over the part of the graph
-   the seeds reach, graph_store/neo4j/walk.py).
+   personalized PageRank (in memory over the projection; on Neo4j over the graph's topology
+   held in the process, retrieval/topology.py, or over the part of the graph the seeds reach,
+   graph_store/neo4j/walk.py).
 3. Each scored chunk gets ``ppr_weight * ppr / max(ppr) + dense_weight * cosine +
    authority_weight * authority``, plus the named-subject bonus and the bridge second hop;
    the weights are settings measured by ``kg bench``. The scored chunks are those the model
@@ -12,8 +13,9 @@
 4. The last slots go to documents reached along strong relation paths; the results are
    explained by the cheapest relation path from a linked entity to an entity they mention.
 
-The process asks the model only for what one question needs: on Neo4j it holds no copy of the
-graph; the in-memory model answers each call from its projection with numpy.
+The process asks the model only for what one question needs, the independent reads at once
+(parallel.py): on Neo4j it holds at most the graph's topology; the in-memory model answers
+each call from its projection with numpy.
 """
 
 from __future__ import annotations

@@ -72,22 +72,23 @@ class Topology:
         keep = rel[:, 0] != rel[:, 1]
         a, b = rel[keep, 0], rel[keep, 1]
         weight = np.clip(data.relation_weights[keep], 0.0, 1.0)
-        kind = data.relation_types[keep]
+        # Types numbered in string order, so that a type's number is its rank (equal paths
+        # go to the lower relation type in string order).
+        names = np.asarray(data.type_names, dtype=str)
+        rank = np.argsort(np.argsort(names)).astype(np.int16)
+        kind = rank[data.relation_types[keep]] if names.size else data.relation_types[keep]
         sources = np.concatenate([a, b])
         order = np.argsort(sources, kind="stable")
         self.rel_target = np.concatenate([b, a])[order].astype(np.int32)
         # float64 as on every store: equal paths are told apart by cost, then strength, and
         # float32 sums made paths of equal cost unequal (and the reverse).
         self.rel_unit_weight = np.tile(weight, 2)[order]
-        self.rel_step_cost = 2.0 - self.rel_unit_weight
         self.rel_type = np.tile(kind, 2)[order].astype(np.int16)
         self.rel_forward = np.repeat([True, False], a.size)[order]
         counts = np.bincount(sources, minlength=self.size)
         self.rel_indptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-        self.relation_type_names = list(data.type_names)
-        # Ties between equal paths go to the lower relation type in string order.
-        ranks = np.argsort(np.argsort(np.asarray(data.type_names, dtype=str))).astype(np.int16)
-        self.rel_type_rank = ranks[self.rel_type] if ranks.size else self.rel_type.copy()
+        self.relation_type_names = sorted(data.type_names)
+        self.rel_type_rank = self.rel_type
         # Positions are ranks by id already.
         self.entity_id_rank = np.arange(self.size, dtype=np.int32)
 
