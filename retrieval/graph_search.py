@@ -89,13 +89,13 @@ def graph_search(
         for c in subjects.get(e, []):
             if c in score:
                 score[c] += settings.named_subject_weight * link_score
-    for c, bonus in _bridges(q, score, walk, set(named), model, settings, chunks).items():
+    for c, bonus in _bridges(q, score, walk, set(named), model, settings, chunks, k).items():
         score[c] = score.get(c, _unwalked(details[c], settings)) + settings.bridge_weight * bonus
 
     order = sorted(score, key=lambda c: -score[c])
     # The reach is read for its strong entries (the strategic slots) and for the paths to what
     # the best k chunks mention (the strategic picks are explained by their subjects).
-    mentions = model.chunk_entities(order[:k])
+    mentions = chunks.mentions(order[:k])
     strong = settings.strategic_min_strength if settings.strategic_slots > 0 else None
     mentioned = frozenset(e for c in order[:k] for e in mentions.get(c, {}))
     reach = model.relation_paths(
@@ -145,6 +145,7 @@ def _bridges(
     model: GraphReadModel,
     settings: RetrievalSettings,
     chunks: _Chunks,
+    k: int,
 ) -> dict[str, float]:
     """Second hop: entities that the best first-hop passages mention (and the question does
     not name) are bridges; passages mentioning a bridge are scored against the question with
@@ -153,8 +154,11 @@ def _bridges(
     its weight is its specificity."""
     if settings.bridge_weight <= 0 or settings.bridge_from <= 0 or not score:
         return {}
-    first = sorted(score, key=lambda c: -score[c])[: settings.bridge_from]
-    mentioned = model.chunk_entities(first)
+    ahead = sorted(score, key=lambda c: -score[c])
+    first = ahead[: settings.bridge_from]
+    # The best k's mentions too, in the same read: the results are explained by them, and
+    # the bridges seldom move more than a passage or two into the best k.
+    mentioned = chunks.mentions([*first, *ahead[:k]])
     candidates = {e for c in first for e in mentioned.get(c, {}) if e not in named}
     top = sorted(candidates, key=lambda e: (-walk.get(e, 0.0), e))[: settings.bridge_entities]
     if not top:
@@ -180,8 +184,9 @@ def _bridges(
         return {}
     # One read for every bridge's passages (a read per bridge was ten round trips on Neo4j).
     every_other = list(dict.fromkeys(c for _, others in asks for c in others))
+    sims_read = Reads(settings.parallel_reads).start(model.chunk_similarities, every_other, bridged)
     chunks.fetch(every_other)
-    sims = model.chunk_similarities(every_other, bridged)
+    sims = sims_read.result()
     bonus: dict[str, float] = {}
     for b, (weight, others) in enumerate(asks):
         for c in others:
@@ -247,6 +252,7 @@ class _Chunks:
         self._vector = vector
         self._filters = filters if filters is not None and filters.active else None
         self.details: dict[str, ChunkDetail] = {}
+        self._mentions: dict[str, dict[str, int]] = {}
 
     def candidates(
         self, read: Callable[[_Ask, int], list[ScoredChunk]], ask: _Ask, k: int
@@ -262,6 +268,15 @@ class _Chunks:
         for c, d in details.items():
             self.details.setdefault(c, d)
         return hits
+
+    def mentions(self, ids: Sequence[str]) -> dict[str, dict[str, int]]:
+        """The entities each chunk mentions (read once each; none for a chunk with none)."""
+        missing = [c for c in dict.fromkeys(ids) if c not in self._mentions]
+        if missing:
+            got = self._model.chunk_entities(missing)
+            for c in missing:
+                self._mentions[c] = got.get(c, {})
+        return {c: self._mentions[c] for c in ids if self._mentions[c]}
 
     def fetch(self, ids: Sequence[str]) -> None:
         missing = [c for c in dict.fromkeys(ids) if c not in self.details]
