@@ -11,12 +11,13 @@ per-edge Python loop cannot walk within a query's budget.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
 
-from graph_store.read_model import ReachKeep
+from graph_store.read_model import PathHop, ReachKeep
 from retrieval.graph_index import GraphIndex
 
 
@@ -194,3 +195,46 @@ def kept_positions(reach: Expansion, keep: ReachKeep | None, targets: list[int])
             out.add(pos)
             pos = int(reach.parent[pos])
     return np.asarray(sorted(out), dtype=np.int64)
+
+
+def path_hops(
+    reach: Expansion,
+    reached: np.ndarray,
+    rel_type: np.ndarray,
+    type_names: Sequence[str],
+    rel_forward: np.ndarray,
+    node_id: Callable[[int], str],
+    name: Callable[[int], str],
+) -> dict[str, PathHop]:
+    """The ``reached`` positions of ``reach`` as ``PathHop``s by id (``rel_type`` and
+    ``rel_forward`` per relation edge, ``type_names`` per type). Columns become lists first:
+    a 3-hop reach from a well-connected entity is thousands of entities, and reading numpy
+    scalars one by one cost more than the walk."""
+    edges = reach.edge[reached]
+    known = edges >= 0  # a source has no edge (nor does a graph without relations)
+    kinds = np.full(reached.size, -1, dtype=np.int64)
+    kinds[known] = rel_type[edges[known]]
+    walked = np.ones(reached.size, dtype=bool)
+    walked[known] = rel_forward[edges[known]]
+    out: dict[str, PathHop] = {}
+    for pos, parent, hops, kind, fwd, strength, cost in zip(
+        reached.tolist(),
+        reach.parent[reached].tolist(),
+        reach.hops[reached].tolist(),
+        kinds.tolist(),
+        walked.tolist(),
+        reach.strength[reached].tolist(),
+        reach.cost[reached].tolist(),
+        strict=True,
+    ):
+        out[node_id(pos)] = PathHop(
+            node_id(pos),
+            name(pos),
+            int(hops),
+            node_id(parent) if parent >= 0 else None,
+            type_names[kind] if kind >= 0 else "",
+            bool(fwd),
+            float(strength),
+            float(cost),
+        )
+    return out

@@ -27,7 +27,7 @@ from graph_store.read_model import (
     ScoredChunk,
 )
 from retrieval.config import RetrievalSettings
-from retrieval.expansion import expand, kept_positions
+from retrieval.expansion import expand, kept_positions, path_hops
 from retrieval.graph_index import GraphIndex
 from retrieval.index_cache import GraphIndexCache
 from retrieval.projection import Projection
@@ -282,38 +282,15 @@ class InMemoryReadModel:
         ids, names = index.projection.entity_ids, index.entity_names
         targets = [] if keep is None else [index.entity_index.get(e, -1) for e in keep.targets]
         reached = kept_positions(reach, keep, [t for t in targets if t >= 0])
-        # Columns as lists first: a 3-hop reach from a well-connected entity is thousands of
-        # entities, and reading numpy scalars one by one cost more than the walk.
-        edges = reach.edge[reached]
-        known = edges >= 0  # a source has no edge (nor does a graph without relations)
-        kinds = np.full(reached.size, -1, dtype=np.int64)
-        kinds[known] = index.rel_type[edges[known]]
-        walked = np.ones(reached.size, dtype=bool)
-        walked[known] = index.rel_forward[edges[known]]
-        types, forward = kinds.tolist(), walked.tolist()
-        type_names = index.relation_type_names
-        out: dict[str, PathHop] = {}
-        for pos, parent, hops, kind, fwd, strength, cost in zip(
-            reached.tolist(),
-            reach.parent[reached].tolist(),
-            reach.hops[reached].tolist(),
-            types,
-            forward,
-            reach.strength[reached].tolist(),
-            reach.cost[reached].tolist(),
-            strict=True,
-        ):
-            out[ids[pos]] = PathHop(
-                ids[pos],
-                names[pos],
-                int(hops),
-                ids[parent] if parent >= 0 else None,
-                type_names[kind] if kind >= 0 else "",
-                bool(fwd),
-                float(strength),
-                float(cost),
-            )
-        return out
+        return path_hops(
+            reach,
+            reached,
+            index.rel_type,
+            index.relation_type_names,
+            index.rel_forward,
+            ids.__getitem__,
+            names.__getitem__,
+        )
 
     def chunk_entities(self, chunk_ids: Sequence[str]) -> dict[str, dict[str, int]]:
         index = self.index()

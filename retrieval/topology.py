@@ -22,7 +22,7 @@ from scipy import sparse
 
 from graph_store.read_model import PathHop, ReachKeep
 from graph_store.types import TopologyData
-from retrieval.expansion import expand, kept_positions
+from retrieval.expansion import expand, kept_positions, path_hops
 from retrieval.projection import NEXT_WEIGHT, SUBJECT_WEIGHT, LocalWalk, top_nodes
 
 
@@ -148,32 +148,12 @@ class Topology:
         reach = expand(seeds, self, max_hops, hop_decay, backward)
         targets = [] if keep is None else self.positions(sorted(keep.targets)).tolist()
         reached = kept_positions(reach, keep, [t for t in targets if t >= 0])
-        edges = reach.edge[reached]
-        known = edges >= 0  # a source has no edge
-        kinds = np.full(reached.size, -1, dtype=np.int64)
-        kinds[known] = self.rel_type[edges[known]]
-        walked = np.ones(reached.size, dtype=bool)
-        walked[known] = self.rel_forward[edges[known]]
-        parents = reach.parent[reached]
-        out: dict[str, PathHop] = {}
-        for pos, parent, hops, kind, fwd, strength, cost in zip(
-            reached.tolist(),
-            parents.tolist(),
-            reach.hops[reached].tolist(),
-            kinds.tolist(),
-            walked.tolist(),
-            reach.strength[reached].tolist(),
-            reach.cost[reached].tolist(),
-            strict=True,
-        ):
-            out[self.node_id(pos)] = PathHop(
-                self.node_id(pos),
-                "",
-                int(hops),
-                self.node_id(parent) if parent >= 0 else None,
-                self.relation_type_names[kind] if kind >= 0 else "",
-                bool(fwd),
-                float(strength),
-                float(cost),
-            )
-        return out
+        return path_hops(
+            reach,
+            reached,
+            self.rel_type,
+            self.relation_type_names,
+            self.rel_forward,
+            self.node_id,
+            lambda _pos: "",
+        )
