@@ -57,6 +57,7 @@ class TopologyReadModel:
         self._lock = threading.Lock()  # guards the two fields below
         self._building = False
         self._not_before = 0.0
+        self._last_build_s = 0.0
         self._build_lock = threading.Lock()  # one build at a time
         self.builds = 0
         # A pinned copy's topology (None inside: the inner model's walk), fixed for a search.
@@ -108,10 +109,16 @@ class TopologyReadModel:
         threading.Thread(target=self._build_in_background, name="kg-topology", daemon=True).start()
 
     def _build_in_background(self) -> None:
+        start = time.monotonic()
         try:
             self._build()
         except KgError as exc:  # the walk stays on the inner model; tried again later
             log.warning("reading the graph's topology failed: %s", exc)
+            # A failed read waits its gap too, measured on the longer of this attempt and
+            # the last build: a server that refuses at once is not asked at every question.
+            with self._lock:
+                spent = max(time.monotonic() - start, self._last_build_s)
+                self._not_before = time.monotonic() + self._gap * spent
         finally:
             with self._lock:
                 self._building = False
@@ -127,6 +134,7 @@ class TopologyReadModel:
             release_free_heap()  # the build's temporaries (core/memory.py)
             took = time.monotonic() - start
             with self._lock:
+                self._last_build_s = took
                 self._not_before = time.monotonic() + self._gap * took
             log.info(
                 "graph topology of version %s: %d nodes, %d walk edges, read in %.1f s",

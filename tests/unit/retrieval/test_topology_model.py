@@ -131,3 +131,18 @@ def test_a_pinned_model_keeps_one_topology_for_a_search() -> None:
     assert model.topology() is None  # the model itself sees the write
     stale = model.pinned()  # pinned to no topology: the inner model's walk and paths
     assert stale.relation_paths({"ent004": 1.0}, 2) == inner.relation_paths({"ent004": 1.0}, 2)
+
+
+def test_a_failed_build_waits_its_gap_before_the_next_try() -> None:
+    graph = _Graph(invented_graph(3))
+    model, _ = _model(graph, rebuild_gap=1e9)
+    model.prepare()  # a build that took some time: the gap is measured on it
+    graph.fail = True
+    graph.write("v2")
+    model._not_before = 0.0  # the gap after that build has passed
+    model.personalized_pagerank({"ent004": 1.0}, 5)  # a failed try in the background
+    _wait_for(model, 1)
+    assert graph.reads == 2
+    model.personalized_pagerank({"ent004": 1.0}, 5)  # within the failed try's gap: none
+    _wait_for(model, 1)
+    assert graph.reads == 2
