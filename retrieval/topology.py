@@ -103,9 +103,6 @@ class Topology:
     def node_id(self, position: int) -> str:
         return bytes(self.ids[position]).decode("utf-8")
 
-    def knows_any(self, ids: Sequence[str]) -> bool:
-        return bool((self.positions(ids) >= 0).any())
-
     def personalized_top(
         self,
         seeds: Mapping[str, float],
