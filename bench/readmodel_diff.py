@@ -30,8 +30,8 @@ from retrieval.search import Searcher
 
 # The port's calls that the graph preset makes (graph_search and linking).
 CALLS = (
-    "dense_chunks",
-    "lexical_chunks",
+    "dense_candidates",
+    "lexical_candidates",
     "alias_matches",
     "nearest_entities",
     "fulltext_entities",

@@ -118,6 +118,14 @@ class ChunkDetail:
     date: str
 
 
+class Candidates(NamedTuple):
+    """A candidate read's hits, best first, with their details (``ChunkDetail.similarity``
+    the cosine with the question's vector)."""
+
+    hits: list[ScoredChunk]
+    details: dict[str, ChunkDetail]
+
+
 @runtime_checkable
 class GraphReadModel(Protocol):
     def version(self) -> str:
@@ -133,6 +141,13 @@ class GraphReadModel(Protocol):
 
     def lexical_chunks(self, question: str, k: int) -> list[ScoredChunk]:
         """The ``k`` best chunks by BM25 over the question's words, best first."""
+
+    def dense_candidates(self, vector: Sequence[float], k: int) -> Candidates:
+        """``dense_chunks(vector, k)`` with ``chunk_details(their ids, vector)``: one read
+        where the store can (a round trip saved on a search's critical path)."""
+
+    def lexical_candidates(self, question: str, vector: Sequence[float], k: int) -> Candidates:
+        """``lexical_chunks(question, k)`` with ``chunk_details(their ids, vector)``."""
 
     # --- entity linking inputs ------------------------------------------------------
     def alias_matches(self, question: str) -> list[AliasMatch]:

@@ -160,3 +160,7 @@ class TopologyData:
     relation_types: np.ndarray  # (r,) int32: index into ``type_names``
     relation_weights: np.ndarray  # (r,) float64
     type_names: list[str]
+    # Entity names, UTF-8, one after another in ``ids`` order (a chunk's is empty): node i's
+    # is ``name_bytes[name_offsets[i]:name_offsets[i + 1]]``. One blob, not a str a node.
+    name_bytes: bytes = b""
+    name_offsets: np.ndarray | None = None  # (len(ids) + 1,) int64; None: no names read

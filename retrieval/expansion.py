@@ -94,19 +94,51 @@ class Expansion:
         return steps[::-1]
 
 
+@dataclass(frozen=True)
+class LastRound:
+    """What a caller keeps of the entities the final round reaches: those at least
+    ``min_strength`` strong (None: none for strength) and the ``targets`` (positions). An
+    entity first reached in the final round is no other's parent, so the rest need not be
+    settled: the final round is the widest (three hops from a common name reach tens of
+    thousands of entities) and most of its offers go to entities nobody reads. An entity
+    reached before still takes a cheaper offer, as without this: it may be on a kept path."""
+
+    min_strength: float | None
+    targets: np.ndarray
+
+    @staticmethod
+    def of(keep: ReachKeep | None, targets: Sequence[int]) -> LastRound | None:
+        """The final round of ``kept_positions(reach, keep, targets)``'s reach."""
+        if keep is None:
+            return None
+        return LastRound(keep.min_strength, np.asarray(targets, dtype=np.int64))
+
+    def settled(self, targets: np.ndarray, strength: np.ndarray, known: np.ndarray) -> np.ndarray:
+        """Which offers to settle: every offer to an entity reached before (``known``), a
+        target, or one that some offer makes strong enough (its cheapest offer decides
+        whether it is)."""
+        wanted = known | np.isin(targets, self.targets)
+        if self.min_strength is not None:
+            strong = np.unique(targets[strength >= self.min_strength])
+            wanted |= np.isin(targets, strong)
+        return wanted
+
+
 def expand(
     seeds: dict[int, float],
     index: RelationGraph,
     max_hops: int,
     hop_decay: float = 0.8,
     backward: float = 0.5,
+    last: LastRound | None = None,
 ) -> Expansion:
     """Cheapest paths of at most ``max_hops`` relations from any seed entity. ``strength``
     of a reached entity is its seed's weight times the path's edge weights, times
     ``hop_decay`` per hop after the first and ``backward`` per edge walked against its
     direction. Stated relations point from the part to the whole (MEMBER_OF, PART_OF,
     IMPLEMENTS, LEADS): walking with them climbs to the context an entity sits in, walking
-    against them goes down to its siblings' parts."""
+    against them goes down to its siblings' parts. With ``last``, the final round settles
+    only the entities its caller keeps (``LastRound``)."""
     out = Expansion(len(index.entity_id_rank))
     if not seeds:
         return out
@@ -116,7 +148,7 @@ def expand(
     out.strength[frontier] = np.fromiter(seeds.values(), dtype=np.float64) / top
     indptr = index.rel_indptr
     weight = index.rel_unit_weight
-    for _ in range(max_hops):
+    for round_ in range(max_hops):
         counts = indptr[frontier + 1] - indptr[frontier]
         total = int(counts.sum())
         if total == 0:
@@ -136,6 +168,12 @@ def expand(
         strength = out.strength[src] * weight[edges]
         strength = np.where(out.hops[src] > 0, strength * hop_decay, strength)
         strength = np.where(forward, strength, strength * backward)
+        if last is not None and round_ == max_hops - 1:
+            wanted = last.settled(targets, strength, np.isfinite(out.cost[targets]))
+            src, edges, targets, cand = src[wanted], edges[wanted], targets[wanted], cand[wanted]
+            forward, strength = forward[wanted], strength[wanted]
+            if not targets.size:
+                break
         # The cheapest offer per target, judged against costs before this round; equal costs
         # go to the stronger offer, then the lower source id, relation type, forward first.
         kind, via = index.rel_type_rank[edges], index.entity_id_rank[src]

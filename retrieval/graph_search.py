@@ -20,12 +20,19 @@ each call from its projection with numpy.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from concurrent.futures import Future
 
 import numpy as np
 
-from graph_store.read_model import ChunkDetail, GraphReadModel, PathHop, ReachKeep, ScoredChunk
+from graph_store.read_model import (
+    Candidates,
+    ChunkDetail,
+    GraphReadModel,
+    PathHop,
+    ReachKeep,
+    ScoredChunk,
+)
 from retrieval.config import RetrievalSettings
 from retrieval.filters import SearchFilters
 from retrieval.fusion import rrf
@@ -52,8 +59,8 @@ def graph_search(
     # The candidates (with their details) and entity linking do not depend on each other
     # (retrieval/parallel.py).
     reads = Reads(settings.parallel_reads)
-    dense_read = reads.start(chunks.candidates, model.dense_chunks, q, pool * over)
-    lexical_read = reads.start(chunks.candidates, model.lexical_chunks, question, pool * over)
+    dense_read = reads.start(model.dense_candidates, q, pool * over)
+    lexical_read = reads.start(model.lexical_candidates, question, q, pool * over)
     linked = link_entities(question, q, model, settings)
     dense_hits, lexical_hits = chunks.take(dense_read.result()), chunks.take(lexical_read.result())
     dense_rank = [h.chunk_id for h in dense_hits if allowed(h.chunk_id)][:pool]
@@ -89,22 +96,13 @@ def graph_search(
         for c in subjects.get(e, []):
             if c in score:
                 score[c] += settings.named_subject_weight * link_score
-    for c, bonus in _bridges(q, score, walk, set(named), model, settings, chunks, k).items():
+    paths = _Paths(model, named, settings, chunks, reads)
+    for c, bonus in _bridges(q, score, walk, set(named), settings, chunks, k, paths).items():
         score[c] = score.get(c, _unwalked(details[c], settings)) + settings.bridge_weight * bonus
 
     order = sorted(score, key=lambda c: -score[c])
-    # The reach is read for its strong entries (the strategic slots) and for the paths to what
-    # the best k chunks mention (the strategic picks are explained by their subjects).
     mentions = chunks.mentions(order[:k])
-    strong = settings.strategic_min_strength if settings.strategic_slots > 0 else None
-    mentioned = frozenset(e for c in order[:k] for e in mentions.get(c, {}))
-    reach = model.relation_paths(
-        named,
-        settings.max_hops,
-        settings.hop_decay,
-        settings.backward_factor,
-        keep=ReachKeep(strong, mentioned),
-    )
+    reach = paths.result(order[:k])
     strategic = _strategic(reach, model, set(order[:k]), settings, chunks)
     picks = [(c, "") for c in order[: max(0, k - len(strategic))]] + list(strategic.items())
     results: list[SearchResult] = []
@@ -142,19 +140,21 @@ def _bridges(
     score: Mapping[str, float],
     walk: Mapping[str, float],
     named: set[str],
-    model: GraphReadModel,
     settings: RetrievalSettings,
     chunks: _Chunks,
     k: int,
+    paths: _Paths,
 ) -> dict[str, float]:
     """Second hop: entities that the best first-hop passages mention (and the question does
     not name) are bridges; passages mentioning a bridge are scored against the question with
     the bridge added to it (query vector + bridge name vector), as a reader would re-ask
     "...of *that* entity?". A bridge named in every other passage narrows nothing down, so
-    its weight is its specificity."""
-    if settings.bridge_weight <= 0 or settings.bridge_from <= 0 or not score:
-        return {}
+    its weight is its specificity. The relation paths (``paths``) are read meanwhile, for
+    what the best k can then be: the best k now and the chunks a bridge may score."""
     ahead = sorted(score, key=lambda c: -score[c])
+    if settings.bridge_weight <= 0 or settings.bridge_from <= 0 or not score:
+        paths.start(ahead[:k])
+        return {}
     first = ahead[: settings.bridge_from]
     # The best k's mentions too, in the same read: the results are explained by them, and
     # the bridges seldom move more than a passage or two into the best k.
@@ -162,7 +162,9 @@ def _bridges(
     candidates = {e for c in first for e in mentioned.get(c, {}) if e not in named}
     top = sorted(candidates, key=lambda e: (-walk.get(e, 0.0), e))[: settings.bridge_entities]
     if not top:
+        paths.start(ahead[:k])
         return {}
+    model = chunks.model
     vectors_read = Reads(settings.parallel_reads).start(model.entity_vectors, top)
     chunks_of = model.entity_chunks(top)
     vectors = vectors_read.result()
@@ -180,10 +182,11 @@ def _bridges(
         qe = q + settings.bridge_alpha * ev / (np.linalg.norm(ev) or 1.0)
         bridged.append((qe / (np.linalg.norm(qe) or 1.0)).tolist())
         asks.append((specificity(len(every)), others))
+    every_other = list(dict.fromkeys(c for _, others in asks for c in others))
+    paths.start([*ahead[:k], *every_other])
     if not asks:
         return {}
     # One read for every bridge's passages (a read per bridge was ten round trips on Neo4j).
-    every_other = list(dict.fromkeys(c for _, others in asks for c in others))
     sims_read = Reads(settings.parallel_reads).start(model.chunk_similarities, every_other, bridged)
     chunks.fetch(every_other)
     sims = sims_read.result()
@@ -193,6 +196,49 @@ def _bridges(
             if c in sims and chunks.allowed(c):
                 bonus[c] = max(bonus.get(c, 0.0), weight * sims[c][b])
     return bonus
+
+
+class _Paths:
+    """The relation paths from the question's named entities, kept for their strong entries
+    (the strategic slots) and for the entities the best k chunks mention (their
+    explanations). Read while the bridges are: the best k before the bridges name the
+    targets, and should the bridges bring in a chunk with an entity those miss, the paths are
+    read again. More targets change none of the paths, only what else is kept."""
+
+    def __init__(
+        self,
+        model: GraphReadModel,
+        named: Mapping[str, float],
+        settings: RetrievalSettings,
+        chunks: _Chunks,
+        reads: Reads,
+    ) -> None:
+        self._model, self._named, self._settings, self._chunks = model, named, settings, chunks
+        self._reads = reads
+        self._targets: frozenset[str] = frozenset()
+        self._read: Future[dict[str, PathHop]] | None = None
+
+    def start(self, best: Sequence[str]) -> None:
+        """Read the paths for the entities ``best`` mention (a superset of the best k's)."""
+        self._targets = self._mentioned(best)
+        self._read = self._reads.start(self._paths, self._targets)
+
+    def result(self, best: Sequence[str]) -> dict[str, PathHop]:
+        targets = self._mentioned(best)
+        if self._read is not None and targets <= self._targets:
+            return self._read.result()
+        return self._paths(targets)
+
+    def _mentioned(self, best: Sequence[str]) -> frozenset[str]:
+        mentions = self._chunks.mentions(best)
+        return frozenset(e for c in best for e in mentions.get(c, {}))
+
+    def _paths(self, targets: frozenset[str]) -> dict[str, PathHop]:
+        s = self._settings
+        strong = s.strategic_min_strength if s.strategic_slots > 0 else None
+        return self._model.relation_paths(
+            self._named, s.max_hops, s.hop_decay, s.backward_factor, ReachKeep(strong, targets)
+        )
 
 
 def _strategic(
@@ -238,42 +284,29 @@ def _strategic(
     return picks
 
 
-# What a candidate read is asked: the question's vector (dense) or its text (full text).
-_Ask = Any
-
-
 class _Chunks:
     """The chunks a question has touched, with their details (fetched once each)."""
 
     def __init__(
         self, model: GraphReadModel, vector: list[float], filters: SearchFilters | None
     ) -> None:
-        self._model = model
+        self.model = model
         self._vector = vector
         self._filters = filters if filters is not None and filters.active else None
         self.details: dict[str, ChunkDetail] = {}
         self._mentions: dict[str, dict[str, int]] = {}
 
-    def candidates(
-        self, read: Callable[[_Ask, int], list[ScoredChunk]], ask: _Ask, k: int
-    ) -> tuple[list[ScoredChunk], dict[str, ChunkDetail]]:
-        """``read(ask, k)``'s candidates and their details, in one task of a parallel read
-        (nothing here is shared: ``take`` keeps the details on the caller's thread)."""
-        hits = read(ask, k)
-        ids = [h.chunk_id for h in hits if h.chunk_id not in self.details]
-        return hits, (self._model.chunk_details(ids, self._vector) if ids else {})
-
-    def take(self, got: tuple[list[ScoredChunk], dict[str, ChunkDetail]]) -> list[ScoredChunk]:
-        hits, details = got
-        for c, d in details.items():
+    def take(self, got: Candidates) -> list[ScoredChunk]:
+        """A candidate read's hits, keeping their details (on the caller's thread)."""
+        for c, d in got.details.items():
             self.details.setdefault(c, d)
-        return hits
+        return got.hits
 
     def mentions(self, ids: Sequence[str]) -> dict[str, dict[str, int]]:
         """The entities each chunk mentions (read once each; none for a chunk with none)."""
         missing = [c for c in dict.fromkeys(ids) if c not in self._mentions]
         if missing:
-            got = self._model.chunk_entities(missing)
+            got = self.model.chunk_entities(missing)
             for c in missing:
                 self._mentions[c] = got.get(c, {})
         return {c: self._mentions[c] for c in ids if self._mentions[c]}
@@ -281,7 +314,7 @@ class _Chunks:
     def fetch(self, ids: Sequence[str]) -> None:
         missing = [c for c in dict.fromkeys(ids) if c not in self.details]
         if missing:
-            self.details.update(self._model.chunk_details(missing, self._vector))
+            self.details.update(self.model.chunk_details(missing, self._vector))
 
     def allowed(self, chunk_id: str) -> bool:
         d = self.details.get(chunk_id)
@@ -298,7 +331,9 @@ def _explain(
     reached = [e for e in candidates if e in reach]
     if not reached:
         return [], ""
-    end = min(reached, key=lambda e: reach[e].cost)
+    # Equal costs go to the stronger path, then the lower id: a chunk's entities come in no
+    # order every store shares.
+    end = min(reached, key=lambda e: (reach[e].cost, -reach[e].strength, e))
     steps: list[str] = []
     node = reach[end]
     while node.via is not None:

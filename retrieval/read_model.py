@@ -20,6 +20,7 @@ from core.errors import FulltextUnavailable
 from graph_store import ChunkHit, GraphStore
 from graph_store.read_model import (
     AliasMatch,
+    Candidates,
     ChunkDetail,
     EntityMatch,
     PathHop,
@@ -27,7 +28,7 @@ from graph_store.read_model import (
     ScoredChunk,
 )
 from retrieval.config import RetrievalSettings
-from retrieval.expansion import expand, kept_positions, path_hops
+from retrieval.expansion import LastRound, expand, kept_positions, path_hops
 from retrieval.graph_index import GraphIndex
 from retrieval.index_cache import GraphIndexCache
 from retrieval.projection import Projection
@@ -135,6 +136,14 @@ class InMemoryReadModel:
             ScoredChunk(index.chunk_ids[i], index.chunk_docs[i], s)
             for i, s in self._bm25_top(index, question, k)
         ]
+
+    def dense_candidates(self, vector: Sequence[float], k: int) -> Candidates:
+        hits = self.dense_chunks(vector, k)
+        return Candidates(hits, self.chunk_details([h.chunk_id for h in hits], vector))
+
+    def lexical_candidates(self, question: str, vector: Sequence[float], k: int) -> Candidates:
+        hits = self.lexical_chunks(question, k)
+        return Candidates(hits, self.chunk_details([h.chunk_id for h in hits], vector))
 
     def _bm25_top(self, index: GraphIndex, question: str, k: int) -> list[tuple[int, float]]:
         """The ``k`` best chunk positions of ``index`` by BM25, none when it has no BM25."""
@@ -278,10 +287,11 @@ class InMemoryReadModel:
         seeds = {
             pos: w for e, w in sources.items() if (pos := index.entity_index.get(e)) is not None
         }
-        reach = expand(seeds, index, max_hops, hop_decay, backward)
+        found = [] if keep is None else [index.entity_index.get(e, -1) for e in keep.targets]
+        targets = [t for t in found if t >= 0]
+        reach = expand(seeds, index, max_hops, hop_decay, backward, LastRound.of(keep, targets))
         ids, names = index.projection.entity_ids, index.entity_names
-        targets = [] if keep is None else [index.entity_index.get(e, -1) for e in keep.targets]
-        reached = kept_positions(reach, keep, [t for t in targets if t >= 0])
+        reached = kept_positions(reach, keep, targets)
         return path_hops(
             reach,
             reached,

@@ -20,6 +20,7 @@ from retrieval.embedder import Embedder
 from retrieval.filters import SearchFilters
 from retrieval.fusion import rrf
 from retrieval.graph_search import graph_search
+from retrieval.parallel import Reads
 from retrieval.read_model import InMemoryReadModel
 from retrieval.search_types import Retrieval, SearchResult
 from retrieval.topology_model import TopologyReadModel
@@ -81,12 +82,25 @@ class Searcher:
             raise ConfigError(f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
         if not question.strip() or k <= 0:
             return Retrieval(preset)
-        vector = np.asarray(self._embedder.embed([question])[0], dtype=np.float32)
         if preset == "graph":
-            return self._graph(question, vector, k, filters, self._pin())
+            # The model is pinned (on Neo4j: the graph version read) while the question embeds.
+            pinning = Reads(self._settings.parallel_reads).start(self._graph_model)
+            vector = self._vector(question)
+            return graph_search(question, vector, k, pinning.result(), self._settings, filters)
+        vector = self._vector(question)
         # dense and hybrid read the store's indexes; the in-memory index only for filters
         model = self._pin() if filters is not None and filters.active else None
         return Retrieval(preset, self._flat(question, vector, k, preset, filters, model))
+
+    def _vector(self, question: str) -> np.ndarray:
+        return np.asarray(self._embedder.embed([question])[0], dtype=np.float32)
+
+    def _graph_model(self) -> GraphReadModel:
+        """The model one graph search reads from its first read to its last: the in-memory
+        model's index of now, the topology model's topology of now (its walk and paths)."""
+        if isinstance(self._model, InMemoryReadModel | TopologyReadModel):
+            return self._model.pinned()
+        return self._model
 
     def _pin(self) -> InMemoryReadModel | None:
         """The in-memory model on one graph version from a search's first read to its last,
@@ -196,20 +210,6 @@ class Searcher:
             if (doc := docs.get(h.doc_id)) is not None
             and filters.accepts(doc.source, doc.doc_type, doc.date)
         ]
-
-    def _graph(
-        self,
-        question: str,
-        vector: np.ndarray,
-        k: int,
-        filters: SearchFilters | None,
-        model: InMemoryReadModel | None,
-    ) -> Retrieval:
-        # The pinned in-memory model answers every read of this search from one graph version;
-        # a pinned topology model, its walk and paths.
-        if model is None and isinstance(self._model, TopologyReadModel):
-            return graph_search(question, vector, k, self._model.pinned(), self._settings, filters)
-        return graph_search(question, vector, k, model or self._model, self._settings, filters)
 
 
 def _result(hit: ChunkHit, score: float, components: dict[str, float]) -> SearchResult:

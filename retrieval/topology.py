@@ -22,7 +22,7 @@ from scipy import sparse
 
 from graph_store.read_model import PathHop, ReachKeep
 from graph_store.types import TopologyData
-from retrieval.expansion import expand, kept_positions, path_hops
+from retrieval.expansion import LastRound, expand, kept_positions, path_hops
 from retrieval.projection import NEXT_WEIGHT, SUBJECT_WEIGHT, LocalWalk, top_nodes
 
 
@@ -39,6 +39,9 @@ class Topology:
         self.entity = data.entity
         self._walk_arrays(data, next_weight, subject_weight)
         self._relation_arrays(data)
+        self._mention_arrays(data)
+        self._name_bytes = data.name_bytes
+        self._name_offsets = data.name_offsets
 
     def _walk_arrays(self, data: TopologyData, next_weight: float, subject_weight: float) -> None:
         """The walk's graph, as ``retrieval.projection.Projection`` weighs it: mentions by
@@ -92,6 +95,61 @@ class Topology:
         # Positions are ranks by id already.
         self.entity_id_rank = np.arange(self.size, dtype=np.int32)
 
+    def _mention_arrays(self, data: TopologyData) -> None:
+        """The mentions both ways, as CSR over positions: a chunk's entities with their
+        counts, an entity's chunks; each list in position (that is, id) order."""
+        chunk, entity = data.mentions[:, 0], data.mentions[:, 1]
+        by_chunk = np.lexsort((entity, chunk))
+        self.mention_entity = entity[by_chunk].astype(np.int32)
+        self.mention_count = data.mention_counts[by_chunk].astype(np.int32)
+        self.mention_indptr = _indptr(chunk, self.size)
+        by_entity = np.lexsort((chunk, entity))
+        self.mentioned_in = chunk[by_entity].astype(np.int32)
+        self.mentioned_indptr = _indptr(entity, self.size)
+
+    def has_names(self) -> bool:
+        return self._name_offsets is not None
+
+    def name(self, position: int) -> str:
+        """The entity's name ("" for a chunk, or when the topology was read without names)."""
+        if self._name_offsets is None:
+            return ""
+        start, end = self._name_offsets[position], self._name_offsets[position + 1]
+        return self._name_bytes[start:end].decode("utf-8")
+
+    def entity_names(self, ids: Sequence[str]) -> dict[str, str]:
+        """``GraphReadModel.entity_names`` (needs names: ``has_names``)."""
+        return {
+            node: self.name(pos)
+            for node, pos in zip(ids, self.positions(ids).tolist(), strict=True)
+            if pos >= 0 and self.entity[pos]
+        }
+
+    def chunk_entities(self, chunk_ids: Sequence[str]) -> dict[str, dict[str, int]]:
+        """``GraphReadModel.chunk_entities``: the entities each chunk mentions, with counts."""
+        out: dict[str, dict[str, int]] = {}
+        for node, pos in zip(chunk_ids, self.positions(chunk_ids).tolist(), strict=True):
+            start, end = self.mention_indptr[pos], self.mention_indptr[pos + 1]
+            if pos >= 0 and end > start:
+                out[node] = {
+                    self.node_id(e): n
+                    for e, n in zip(
+                        self.mention_entity[start:end].tolist(),
+                        self.mention_count[start:end].tolist(),
+                        strict=True,
+                    )
+                }
+        return out
+
+    def entity_chunks(self, entity_ids: Sequence[str]) -> dict[str, list[str]]:
+        """``GraphReadModel.entity_chunks``: the chunks that mention each entity."""
+        out: dict[str, list[str]] = {}
+        for node, pos in zip(entity_ids, self.positions(entity_ids).tolist(), strict=True):
+            start, end = self.mentioned_indptr[pos], self.mentioned_indptr[pos + 1]
+            if pos >= 0 and end > start:
+                out[node] = [self.node_id(c) for c in self.mentioned_in[start:end].tolist()]
+        return out
+
     def positions(self, ids: Sequence[str]) -> np.ndarray:
         """Each id's position, -1 for an id this topology does not hold."""
         if not ids or not self.size:
@@ -134,17 +192,18 @@ class Topology:
         backward: float = 0.5,
         keep: ReachKeep | None = None,
     ) -> dict[str, PathHop]:
-        """``GraphReadModel.relation_paths`` without the names (the caller reads those from
-        the store for the entities it gets): every ``PathHop.name`` is empty here."""
+        """``GraphReadModel.relation_paths``; every ``PathHop.name`` is empty when the
+        topology was read without names (the caller reads those from the store)."""
         names = list(sources)
         seeds = {
             pos: float(sources[name])
             for pos, name in zip(self.positions(names).tolist(), names, strict=True)
             if pos >= 0 and self.entity[pos]
         }
-        reach = expand(seeds, self, max_hops, hop_decay, backward)
-        targets = [] if keep is None else self.positions(sorted(keep.targets)).tolist()
-        reached = kept_positions(reach, keep, [t for t in targets if t >= 0])
+        found = [] if keep is None else self.positions(sorted(keep.targets)).tolist()
+        targets = [t for t in found if t >= 0]
+        reach = expand(seeds, self, max_hops, hop_decay, backward, LastRound.of(keep, targets))
+        reached = kept_positions(reach, keep, targets)
         return path_hops(
             reach,
             reached,
@@ -152,5 +211,11 @@ class Topology:
             self.relation_type_names,
             self.rel_forward,
             self.node_id,
-            lambda _pos: "",
+            self.name,
         )
+
+
+def _indptr(rows: np.ndarray, size: int) -> np.ndarray:
+    """CSR row pointers of entries sorted by ``rows`` (positions under ``size``)."""
+    counts = np.bincount(rows, minlength=size) if rows.size else np.zeros(size, dtype=np.int64)
+    return np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)

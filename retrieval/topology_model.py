@@ -23,6 +23,7 @@ from core.errors import KgError
 from core.memory import release_free_heap
 from graph_store.read_model import (
     AliasMatch,
+    Candidates,
     ChunkDetail,
     EntityMatch,
     GraphReadModel,
@@ -166,8 +167,34 @@ class TopologyReadModel:
         if topology is None:
             return self._inner.relation_paths(sources, max_hops, hop_decay, backward, keep)
         reach = topology.relation_reach(sources, max_hops, hop_decay, backward, keep)
-        names = self._inner.entity_names(sorted(reach)) if reach else {}
+        if topology.has_names() or not reach:
+            return reach
+        names = self._inner.entity_names(sorted(reach))
         return {e: hop._replace(name=names.get(e, "")) for e, hop in reach.items()}
+
+    # --- from a pinned model's topology, else the inner model --------------------------
+    # Only a pinned model answers these here: asking whether the topology is current costs a
+    # round trip, as much as the inner model's answer.
+    def _held(self) -> Topology | None:
+        return self._pinned[0] if self._pinned is not None else None
+
+    def entity_names(self, entity_ids: Sequence[str]) -> dict[str, str]:
+        topology = self._held()
+        if topology is None or not topology.has_names():
+            return self._inner.entity_names(entity_ids)
+        return topology.entity_names(entity_ids)
+
+    def chunk_entities(self, chunk_ids: Sequence[str]) -> dict[str, dict[str, int]]:
+        topology = self._held()
+        if topology is None:
+            return self._inner.chunk_entities(chunk_ids)
+        return topology.chunk_entities(chunk_ids)
+
+    def entity_chunks(self, entity_ids: Sequence[str]) -> dict[str, list[str]]:
+        topology = self._held()
+        if topology is None:
+            return self._inner.entity_chunks(entity_ids)
+        return topology.entity_chunks(entity_ids)
 
     # --- everything else: the inner model -----------------------------------------------
     def version(self) -> str:
@@ -178,6 +205,12 @@ class TopologyReadModel:
 
     def lexical_chunks(self, question: str, k: int) -> list[ScoredChunk]:
         return self._inner.lexical_chunks(question, k)
+
+    def dense_candidates(self, vector: Sequence[float], k: int) -> Candidates:
+        return self._inner.dense_candidates(vector, k)
+
+    def lexical_candidates(self, question: str, vector: Sequence[float], k: int) -> Candidates:
+        return self._inner.lexical_candidates(question, vector, k)
 
     def alias_matches(self, question: str) -> list[AliasMatch]:
         return self._inner.alias_matches(question)
@@ -190,20 +223,11 @@ class TopologyReadModel:
     def fulltext_entities(self, question: str, k: int) -> list[EntityMatch]:
         return self._inner.fulltext_entities(question, k)
 
-    def entity_names(self, entity_ids: Sequence[str]) -> dict[str, str]:
-        return self._inner.entity_names(entity_ids)
-
     def refresh_authority(self) -> bool:
         return self._inner.refresh_authority()
 
     def authority_percentiles(self, entity_ids: Sequence[str]) -> dict[str, float]:
         return self._inner.authority_percentiles(entity_ids)
-
-    def chunk_entities(self, chunk_ids: Sequence[str]) -> dict[str, dict[str, int]]:
-        return self._inner.chunk_entities(chunk_ids)
-
-    def entity_chunks(self, entity_ids: Sequence[str]) -> dict[str, list[str]]:
-        return self._inner.entity_chunks(entity_ids)
 
     def entity_vectors(self, entity_ids: Sequence[str]) -> dict[str, list[float]]:
         return self._inner.entity_vectors(entity_ids)

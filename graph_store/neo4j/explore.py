@@ -24,6 +24,7 @@ from graph_store.explore_types import (
     SchemaDescription,
     TableInfo,
 )
+from graph_store.read_model import ChunkDetail
 from graph_store.types import ChunkHit, EntityHit
 
 # Labels the store keeps for itself (schema version, graph version), not graph content.
@@ -45,6 +46,8 @@ class _Neo4jHost(Protocol):
     def _require(self) -> Any: ...
 
     def _errors(self) -> tuple[type[Exception], ...]: ...
+
+    def _vector_retriever(self) -> Any: ...
 
     def run_read_only(
         self,
@@ -146,6 +149,29 @@ class Neo4jExploreMixin:
         model's vector candidates on Neo4j); the retriever is built once per store."""
         from graph_store.neo4j import graphrag
 
+        retriever = self._vector_retriever()
+        try:
+            return graphrag.vector_chunks(retriever, vector, k)
+        except (*self._errors(), *_graphrag_errors()) as exc:
+            raise StoreError(f"vector search failed: {exc}") from exc
+
+    def graphrag_vector_details(
+        self: _Neo4jHost, vector: Sequence[float], k: int
+    ) -> list[tuple[float, ChunkDetail]]:
+        """``graphrag_vector_chunks`` as (cosine, details) in the same one query."""
+        from graph_store.neo4j import graphrag
+
+        retriever = self._vector_retriever()
+        try:
+            return graphrag.vector_details(retriever, vector, k)
+        except (*self._errors(), *_graphrag_errors()) as exc:
+            raise StoreError(f"vector search failed: {exc}") from exc
+
+    def _vector_retriever(self: _Neo4jHost) -> Any:
+        """neo4j-graphrag's VectorCypherRetriever, built on first use (the library loads
+        only where it is used)."""
+        from graph_store.neo4j import graphrag
+
         with self._vector_lock:
             retriever = self._vector
             if retriever is None:
@@ -154,10 +180,7 @@ class Neo4jExploreMixin:
                 except (*self._errors(), *_graphrag_errors()) as exc:
                     raise StoreError(f"cannot build the vector retriever: {exc}") from exc
                 self._vector = retriever
-        try:
-            return graphrag.vector_chunks(retriever, vector, k)
-        except (*self._errors(), *_graphrag_errors()) as exc:
-            raise StoreError(f"vector search failed: {exc}") from exc
+            return retriever
 
 
 def _graphrag_errors() -> tuple[type[Exception], ...]:

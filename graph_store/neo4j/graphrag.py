@@ -36,6 +36,7 @@ from core.errors import InputError
 from graph_store.explore_port import ChatModel
 from graph_store.explore_types import CypherAnswer
 from graph_store.neo4j.rows import cosine_from_score
+from graph_store.read_model import ChunkDetail
 from graph_store.types import ChunkHit
 
 ReadOnlyRun = Callable[[str], list[dict[str, Any]]]
@@ -205,6 +206,33 @@ def vector_chunks(
             text=r["text"] or "",
             score=cosine_from_score(r["score"]),
             index=int(r["idx"] or 0),
+        )
+        for r in raw.records
+    ]
+
+
+def vector_details(
+    retriever: VectorCypherRetriever, vector: Sequence[float], k: int
+) -> list[tuple[float, ChunkDetail]]:
+    """The ``k`` chunks nearest ``vector``, best first: each hit's cosine by the index and
+    its details (the retrieval query's columns, as ``read_chunk_details`` reads them)."""
+    raw = retriever.get_search_results(query_vector=[float(x) for x in vector], top_k=max(1, k))
+    return [
+        (
+            cosine_from_score(r["score"]),
+            ChunkDetail(
+                r["chunk_id"],
+                r["doc_id"],
+                r["doc_title"] or "",
+                r["text"] or "",
+                int(r["idx"] or 0),
+                int(r["tokens"] or 0),
+                cosine_from_score(r["similarity"]) if r["similarity"] is not None else 0.0,
+                float(r["authority"] or 0.0),
+                r["source"],
+                r["doc_type"],
+                r["date"],
+            ),
         )
         for r in raw.records
     ]

@@ -25,6 +25,7 @@ from graph_store.neo4j.store import Neo4jGraphStore
 from graph_store.neo4j.walk import Neighbourhood, frontier, personalized, top
 from graph_store.read_model import (
     AliasMatch,
+    Candidates,
     ChunkDetail,
     EntityMatch,
     PathHop,
@@ -88,6 +89,25 @@ class Neo4jReadModel:
             ScoredChunk(h.chunk_id, h.doc_id, h.score)
             for h in self._store.fulltext_chunks(question, k)
         ]
+
+    def dense_candidates(self, vector: Sequence[float], k: int) -> Candidates:
+        """The dense candidates and their details in one query (retrieval_query_chunk)."""
+        if k <= 0:
+            return Candidates([], {})
+        found = self._store.graphrag_vector_details(vector, k)
+        hits = [ScoredChunk(d.chunk_id, d.doc_id, score) for score, d in found]
+        return Candidates(hits, {d.chunk_id: d for _, d in found})
+
+    def lexical_candidates(self, question: str, vector: Sequence[float], k: int) -> Candidates:
+        """The full-text candidates and their details in one query."""
+        query = escape_lucene(question)
+        if not query or k <= 0:
+            return Candidates([], {})
+        rows = self._store.read(
+            "read_lexical_candidates", query=query, k=int(k), vector=[float(x) for x in vector]
+        )
+        hits = [ScoredChunk(r[0], r[1], float(r[11])) for r in rows]
+        return Candidates(hits, {r[0]: _detail(r) for r in rows})
 
     # --- entity linking inputs ------------------------------------------------------
     def alias_matches(self, question: str) -> list[AliasMatch]:
@@ -263,22 +283,7 @@ class Neo4jReadModel:
             ids=list(chunk_ids),
             vector=None if vector is None else [float(x) for x in vector],
         )
-        return {
-            r[0]: ChunkDetail(
-                r[0],
-                r[1],
-                r[2] or "",
-                r[3] or "",
-                int(r[4] or 0),
-                int(r[5] or 0),
-                cosine_from_score(r[6]) if r[6] is not None else 0.0,
-                float(r[7] or 0.0),
-                r[8],
-                r[9],
-                r[10],
-            )
-            for r in rows
-        }
+        return {r[0]: _detail(r) for r in rows}
 
     def chunk_similarities(
         self, chunk_ids: Sequence[str], vectors: Sequence[Sequence[float]]
@@ -339,4 +344,21 @@ def _hop(row: Sequence[Any]) -> PathHop:
         bool(row[5]),
         float(row[6]),
         float(row[7]),
+    )
+
+
+def _detail(row: Sequence[Any]) -> ChunkDetail:
+    """read_chunk_details.cypher's columns (and the candidate reads' first eleven)."""
+    return ChunkDetail(
+        row[0],
+        row[1],
+        row[2] or "",
+        row[3] or "",
+        int(row[4] or 0),
+        int(row[5] or 0),
+        cosine_from_score(row[6]) if row[6] is not None else 0.0,
+        float(row[7] or 0.0),
+        row[8],
+        row[9],
+        row[10],
     )

@@ -27,13 +27,16 @@ def read_topology(version: str, read: RowStream) -> TopologyData:
     topology look older than it is, so it is rebuilt rather than kept stale. An edge to a node
     the first read did not see (written meanwhile) is left out, for the same reason."""
     found, flags = [], []
-    for batch, entity in read("topology_nodes"):
+    labels: list[str] = []
+    for batch, entity, names in read("topology_nodes"):
         found.append(_keys(batch))
         flags.append(np.asarray(entity, dtype=bool))
+        labels.extend(str(name or "") for name in names)
     every = np.concatenate(found) if found else np.zeros(0, dtype="S1")
     ids, first = np.unique(every, return_index=True)
     is_entity = np.concatenate(flags)[first] if flags else np.zeros(0, dtype=bool)
-    del found, flags, every
+    name_bytes, name_offsets = _names(labels, first)
+    del found, flags, every, labels
 
     def ends(*columns: list[Any]) -> tuple[np.ndarray, np.ndarray]:
         """The columns' positions as an (n, 2) array, and which rows have both ends."""
@@ -72,7 +75,16 @@ def read_topology(version: str, read: RowStream) -> TopologyData:
         relation_types=_join(types, (0,), np.int32),
         relation_weights=_join(weights, (0,), np.float64),
         type_names=list(type_index),
+        name_bytes=name_bytes,
+        name_offsets=name_offsets,
     )
+
+
+def _names(labels: list[str], order: np.ndarray) -> tuple[bytes, np.ndarray]:
+    """The names in ``order`` as one UTF-8 blob and its offsets (``TopologyData``)."""
+    encoded = [labels[i].encode("utf-8") for i in order.tolist()]
+    lengths = np.fromiter((len(b) for b in encoded), dtype=np.int64, count=len(encoded))
+    return b"".join(encoded), np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
 
 
 def _keys(batch: Sequence[Any]) -> np.ndarray:

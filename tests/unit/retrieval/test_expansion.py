@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import random
+
+import numpy as np
 import pytest
 
-from retrieval.expansion import expand, explain
+from graph_store.read_model import ReachKeep
+from retrieval.expansion import LastRound, expand, explain, kept_positions
 from retrieval.graph_index import GraphIndex
+from retrieval.topology import Topology
 from tests.unit.retrieval.test_ppr import _data
+from tests.unit.retrieval.test_topology import invented_graph, topology_of
 
 
 def _index(relations: list[tuple[str, str, str, float]]) -> GraphIndex:
@@ -62,3 +68,24 @@ def test_no_seeds_reach_nothing() -> None:
     idx = _index([("a", "b", "MEMBER_OF", 1.0)])
     out = expand({}, idx, max_hops=3)
     assert not out.reached(0) and explain(0, out, idx) == ([], -1)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_the_final_round_settles_what_is_kept_as_a_full_search_does(seed: int) -> None:
+    """``LastRound`` leaves unsettled only final-round entities nobody keeps: the kept
+    entities, their costs, hops, parents and strengths are the full search's."""
+    topology = Topology(topology_of(invented_graph(seed)))
+    rng = random.Random(seed)
+    entities = np.flatnonzero(topology.entity).tolist()
+    for min_strength in (None, 0.05, 0.3, 0.9):
+        for hops in (1, 2, 3):
+            seeds = {pos: rng.random() for pos in rng.sample(entities, 2)}
+            keep = ReachKeep(min_strength, frozenset())
+            targets = rng.sample(entities, 12)
+            full = expand(seeds, topology, hops, 0.8, 0.5)
+            fast = expand(seeds, topology, hops, 0.8, 0.5, LastRound.of(keep, targets))
+            want = kept_positions(full, keep, targets)
+            assert kept_positions(fast, keep, targets).tolist() == want.tolist()
+            for column in ("cost", "hops", "parent", "edge", "strength"):
+                assert getattr(fast, column)[want].tolist() == getattr(full, column)[want].tolist()
+    assert LastRound.of(None, [1]) is None

@@ -4,6 +4,7 @@ self-loops, weightless relations and a document's subject."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 
@@ -54,6 +55,8 @@ def topology_of(data: ProjectionData) -> TopologyData:
         if data.chunk_docs[a] == data.chunk_docs[b]
     ]
     types = sorted({t for _, _, t, _ in data.relations}, key=TYPES.index)
+    name_of = dict(zip(data.entity_ids, data.entity_names, strict=True))
+    names = [name_of.get(node, "").encode() for node in ids]
     return TopologyData(
         version=data.version,
         ids=np.asarray([i.encode() for i in ids], dtype=bytes),
@@ -72,6 +75,8 @@ def topology_of(data: ProjectionData) -> TopologyData:
         relation_types=np.asarray([types.index(t) for _, _, t, _ in data.relations], np.int32),
         relation_weights=np.asarray([w for _, _, _, w in data.relations], dtype=np.float64),
         type_names=types,
+        name_bytes=b"".join(names),
+        name_offsets=np.concatenate([[0], np.cumsum([len(n) for n in names])]).astype(np.int64),
     )
 
 
@@ -113,7 +118,29 @@ def test_the_paths_are_the_in_memory_models(seed: int) -> None:
                     hop.forward,
                 ), entity
                 assert (mine.strength, mine.cost) == pytest.approx((hop.strength, hop.cost))
-                assert mine.name == ""  # names are the store's to read
+                assert mine.name == hop.name
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_mentions_and_names_are_the_in_memory_models(seed: int) -> None:
+    data = invented_graph(seed)
+    topology, memory = Topology(topology_of(data)), model_of(data)
+    chunks = [*data.chunk_ids[:30], "missing", data.entity_ids[0]]
+    entities = [*data.entity_ids, "missing", data.chunk_ids[0]]
+    assert topology.chunk_entities(chunks) == memory.chunk_entities(chunks)
+    want = memory.entity_chunks(entities)
+    assert {e: sorted(c) for e, c in topology.entity_chunks(entities).items()} == {
+        e: sorted(c) for e, c in want.items() if c
+    }
+    assert topology.entity_names(entities) == memory.entity_names(entities)
+
+
+def test_a_topology_read_without_names_leaves_them_to_the_store() -> None:
+    data = invented_graph(1)
+    bare = Topology(dataclasses.replace(topology_of(data), name_bytes=b"", name_offsets=None))
+    assert not bare.has_names()
+    reach = bare.relation_reach({data.entity_ids[0]: 1.0}, 2)
+    assert reach and {hop.name for hop in reach.values()} == {""}
 
 
 def test_ids_are_found_by_binary_search() -> None:

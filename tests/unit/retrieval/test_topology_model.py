@@ -146,3 +146,34 @@ def test_a_failed_build_waits_its_gap_before_the_next_try() -> None:
     model.personalized_pagerank({"ent004": 1.0}, 5)  # within the failed try's gap: none
     _wait_for(model, 1)
     assert graph.reads == 2
+
+
+def test_a_pinned_model_reads_mentions_and_names_from_its_topology() -> None:
+    """A search's mentions and names come from the topology it walked, not a later version;
+    an unpinned model (which would need a round trip to know its topology current) and one
+    pinned to no topology ask the inner model."""
+    graph = _Graph(invented_graph(2))
+    model, inner = _model(graph, rebuild_gap=1e9)
+    model.prepare()
+    chunks, entities = graph.store.data.chunk_ids[:8], graph.store.data.entity_ids[:8]
+    pinned = model.pinned()
+    want = (
+        inner.chunk_entities(chunks),
+        {e: sorted(c) for e, c in inner.entity_chunks(entities).items() if c},
+        inner.entity_names(entities),
+    )
+    graph.store.data = replace(  # a write renames an entity and drops every mention
+        graph.store.data,
+        version="v2",
+        mentions=[],
+        entity_names=["renamed", *graph.store.data.entity_names[1:]],
+    )
+    got = (
+        pinned.chunk_entities(chunks),
+        {e: sorted(c) for e, c in pinned.entity_chunks(entities).items()},
+        pinned.entity_names(entities),
+    )
+    assert got == want
+    for now in (model, model.pinned()):
+        assert not any(now.chunk_entities(chunks).values())
+    assert model.entity_names(entities[:1]) == {entities[0]: "renamed"}

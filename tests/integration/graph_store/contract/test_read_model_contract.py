@@ -4,6 +4,7 @@ relation paths, linking inputs, chunk reads and the graph preset over the port."
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -113,6 +114,26 @@ def test_linking_inputs_and_chunk_reads(chain: GraphReadModel) -> None:
     cos = float(a @ q / (np.linalg.norm(a) * np.linalg.norm(q)))
     assert sims == pytest.approx({"a": cos, "t-db": 1.0}, abs=1e-4)
     assert chain.subject_chunks(["t-db"]) == {"t-db": [c for c in chunks if c[:4] == "t-db"]}
+
+
+def test_candidates_come_with_the_details_a_second_read_gives(chain: GraphReadModel) -> None:
+    """One read where the store can (Neo4j: the vector and full-text queries return the
+    details too) answers as the two reads it saves."""
+    q = list(vec(sum(map(ord, "t-da"))))
+    dense = chain.dense_candidates(q, 3)
+    assert dense.hits == chain.dense_chunks(q, 3) and dense.hits[0].doc_id == "t-da"
+    lexical = chain.lexical_candidates("alpha", q, 5)
+    assert lexical.hits == chain.lexical_chunks("alpha", 5)
+    assert {h.doc_id for h in lexical.hits} == {"t-da"}
+    for got in (dense, lexical):
+        want = chain.chunk_details([h.chunk_id for h in got.hits], q)
+        assert got.details.keys() == want.keys()
+        for c, detail in want.items():
+            mine = got.details[c]
+            assert mine.similarity == pytest.approx(detail.similarity, abs=1e-6)
+            assert replace(mine, similarity=0.0) == replace(detail, similarity=0.0)
+    assert chain.lexical_candidates("", q, 5).hits == []
+    assert chain.dense_candidates(q, 0).hits == []
 
 
 def test_graph_preset_finds_the_passage(chain: GraphReadModel) -> None:
