@@ -9,6 +9,7 @@ import logging
 from dataclasses import dataclass, field
 
 from core.errors import ConfigError
+from core.memory import return_large_blocks
 from extraction.facts import Extractor
 from extraction.nlp import resolve_model
 from extraction.pipeline import Ingestor
@@ -152,6 +153,9 @@ class Container:
 
 
 def build(settings: Settings) -> Container:
+    """The process's parts. First sets its mmap threshold
+    (``RetrievalSettings.heap_mmap_threshold``), before anything large is allocated."""
+    return_large_blocks(settings.retrieval.heap_mmap_threshold)
     embedder = CachedEmbedder(build_embedder(settings), settings.embedding.read_cache_entries)
     return Container(
         settings=settings,

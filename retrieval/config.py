@@ -75,6 +75,13 @@ class RetrievalSettings(BaseModel):
     # Ask a search's independent first reads at once (retrieval/parallel.py): candidates and
     # entity linking. Measured in docs/benchmarks.md, "Scale", session 28.
     parallel_reads: bool = True
+    # Freed blocks of at least this many bytes go back to the OS at once (glibc's
+    # M_MMAP_THRESHOLD, core/memory.py; 0 keeps malloc's own threshold, which rises to 32 MB
+    # as blocks are freed and keeps a search's node-sized arrays in the heap of every thread
+    # that made one). At 5x on Neo4j the API process held 74 MB more after 20 graph questions
+    # than after its topology build with malloc's threshold, 29 MB with 1 MiB ("Scale",
+    # session 29).
+    heap_mmap_threshold: int = Field(default=1 << 20, ge=0, le=1 << 25)
     chunk_seed_weight: float = Field(default=1.0, ge=0.0)
     entity_seed_weight: float = Field(default=1.0, ge=0.0)
     # HippoRAG uses 0.5: short walks keep the seeds' neighbourhood in charge.

@@ -26,17 +26,21 @@ def read_topology(version: str, read: RowStream) -> TopologyData:
     """``version`` is read by the caller first: a write landing during the reads makes the
     topology look older than it is, so it is rebuilt rather than kept stale. An edge to a node
     the first read did not see (written meanwhile) is left out, for the same reason."""
-    found, flags = [], []
-    labels: list[str] = []
+    found, flags, blobs, lengths = [], [], [], []
     for batch, entity, names in read("topology_nodes"):
         found.append(_keys(batch))
         flags.append(np.asarray(entity, dtype=bool))
-        labels.extend(str(name or "") for name in names)
+        # A batch's names become bytes at once: 226,000 str objects alive until the end
+        # left the process 70 MB larger after the build at 5x.
+        encoded = [str(name or "").encode("utf-8") for name in names]
+        blobs.append(b"".join(encoded))
+        lengths.append(np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded)))
+        del encoded
     every = np.concatenate(found) if found else np.zeros(0, dtype="S1")
     ids, first = np.unique(every, return_index=True)
     is_entity = np.concatenate(flags)[first] if flags else np.zeros(0, dtype=bool)
-    name_bytes, name_offsets = _names(labels, first)
-    del found, flags, every, labels
+    name_bytes, name_offsets = _names(b"".join(blobs), _join(lengths, (0,), np.int64), first)
+    del found, flags, every, blobs, lengths
 
     def ends(*columns: list[Any]) -> tuple[np.ndarray, np.ndarray]:
         """The columns' positions as an (n, 2) array, and which rows have both ends."""
@@ -80,11 +84,15 @@ def read_topology(version: str, read: RowStream) -> TopologyData:
     )
 
 
-def _names(labels: list[str], order: np.ndarray) -> tuple[bytes, np.ndarray]:
-    """The names in ``order`` as one UTF-8 blob and its offsets (``TopologyData``)."""
-    encoded = [labels[i].encode("utf-8") for i in order.tolist()]
-    lengths = np.fromiter((len(b) for b in encoded), dtype=np.int64, count=len(encoded))
-    return b"".join(encoded), np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+def _names(blob: bytes, lengths: np.ndarray, order: np.ndarray) -> tuple[bytes, np.ndarray]:
+    """The names of ``blob`` (one after another, ``lengths`` long) rearranged into ``order``
+    as one blob and its offsets (``TopologyData``), by index arrays rather than objects."""
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+    sizes = lengths[order]
+    offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    source = np.repeat(starts[order] - offsets[:-1], sizes) + np.arange(offsets[-1])
+    data = np.frombuffer(blob, dtype=np.uint8)
+    return data[source].tobytes() if source.size else b"", offsets
 
 
 def _keys(batch: Sequence[Any]) -> np.ndarray:
