@@ -331,9 +331,7 @@ def _explain(
     reached = [e for e in candidates if e in reach]
     if not reached:
         return [], ""
-    # Equal costs go to the stronger path, then the lower id: a chunk's entities come in no
-    # order every store shares.
-    end = min(reached, key=lambda e: (reach[e].cost, -reach[e].strength, e))
+    end = min(reached, key=lambda e: reach[e].cost)
     steps: list[str] = []
     node = reach[end]
     while node.via is not None:
