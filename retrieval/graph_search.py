@@ -201,9 +201,10 @@ def _bridges(
 class _Paths:
     """The relation paths from the question's named entities, kept for their strong entries
     (the strategic slots) and for the entities the best k chunks mention (their
-    explanations). Read while the bridges are: the best k before the bridges name the
-    targets, and should the bridges bring in a chunk with an entity those miss, the paths are
-    read again. More targets change none of the paths, only what else is kept."""
+    explanations). Read while the bridges' passages are: every chunk that can then be among
+    the best k names the targets (the best k before the bridges, and each passage a bridge
+    may score); should the best k hold an entity those miss, the paths are read again. More
+    targets change none of the paths, only what else is kept."""
 
     def __init__(
         self,
