@@ -346,9 +346,16 @@ class LocalWalk:
         """Numbers of graph positions, numbering the ones reached for the first time (and
         growing the walk's arrays for them)."""
         found = self._slot[positions]
-        fresh = np.unique(positions[found < 0])
+        fresh = positions[found < 0]
         if fresh.size:
-            self._slot[fresh] = np.arange(self.nodes.size, self.nodes.size + fresh.size)
+            # Each first reached once, in position order (the order of a round's pushes,
+            # and so of its sums): a position written several times keeps one of the numbers
+            # written, and only that copy stays; then only the distinct ones are sorted.
+            base = self.nodes.size
+            mark = np.arange(base, base + fresh.size)
+            self._slot[fresh] = mark
+            fresh = np.sort(fresh[self._slot[fresh] == mark])
+            self._slot[fresh] = np.arange(base, base + fresh.size)
             self.nodes = np.concatenate([self.nodes, fresh])
             self._kept = np.concatenate([self._kept, np.zeros(fresh.size)])
             self._waiting = np.concatenate([self._waiting, np.zeros(fresh.size)])
