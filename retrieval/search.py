@@ -83,8 +83,11 @@ class Searcher:
         if not question.strip() or k <= 0:
             return Retrieval(preset)
         if preset == "graph":
-            # The model is pinned (on Neo4j: the graph version read) while the question embeds.
-            pinning = Reads(self._settings.parallel_reads).start(self._graph_model)
+            # The topology model is pinned (the graph version read) while the question embeds;
+            # the in-memory one takes its index of now, no read: a hand-over to the pool only
+            # waits there under load.
+            remote = isinstance(self._model, TopologyReadModel)
+            pinning = Reads(self._settings.parallel_reads and remote).start(self._graph_model)
             vector = self._vector(question)
             return graph_search(question, vector, k, pinning.result(), self._settings, filters)
         vector = self._vector(question)
