@@ -147,13 +147,10 @@ class Neo4jExploreMixin:
     def graphrag_vector_chunks(self: _Neo4jHost, vector: Sequence[float], k: int) -> list[ChunkHit]:
         """Chunks nearest ``vector`` by neo4j-graphrag's VectorCypherRetriever (the read
         model's vector candidates on Neo4j); the retriever is built once per store."""
-        from graph_store.neo4j import graphrag
-
-        retriever = self._vector_retriever()
-        try:
-            return graphrag.vector_chunks(retriever, vector, k)
-        except (*self._errors(), *_graphrag_errors()) as exc:
-            raise StoreError(f"vector search failed: {exc}") from exc
+        return [
+            ChunkHit(d.chunk_id, d.doc_id, d.doc_title, d.text, score, d.index)
+            for score, d in Neo4jExploreMixin.graphrag_vector_details(self, vector, k)
+        ]
 
     def graphrag_vector_details(
         self: _Neo4jHost, vector: Sequence[float], k: int

@@ -37,7 +37,6 @@ from graph_store.explore_port import ChatModel
 from graph_store.explore_types import CypherAnswer
 from graph_store.neo4j.rows import cosine_from_score
 from graph_store.read_model import ChunkDetail
-from graph_store.types import ChunkHit
 
 ReadOnlyRun = Callable[[str], list[dict[str, Any]]]
 # The indexes cypher/neo4j/schema.cypher creates.
@@ -190,25 +189,6 @@ def vector_retriever(driver: neo4j.Driver, database: str) -> VectorCypherRetriev
         retrieval_query=cypher.load("neo4j", "retrieval_query_chunk"),
         neo4j_database=database,
     )
-
-
-def vector_chunks(
-    retriever: VectorCypherRetriever, vector: Sequence[float], k: int
-) -> list[ChunkHit]:
-    """The ``k`` chunks nearest ``vector``, best first, with cosine similarity (the index
-    reports (1 + cos) / 2)."""
-    raw = retriever.get_search_results(query_vector=[float(x) for x in vector], top_k=max(1, k))
-    return [
-        ChunkHit(
-            chunk_id=r["chunk_id"],
-            doc_id=r["doc_id"],
-            doc_title=r["doc_title"] or "",
-            text=r["text"] or "",
-            score=cosine_from_score(r["score"]),
-            index=int(r["idx"] or 0),
-        )
-        for r in raw.records
-    ]
 
 
 def vector_details(
