@@ -1,7 +1,8 @@
 """The evidence a synthesis reads, admitted by a token budget and grouped by document.
 
 From the pool's best ``2 x max_evidence`` chunks: near-copies dropped (``retrieval.mmr``:
-cosine above ``near_duplicate`` with a better-ranked chunk), then documents ranked by their
+cosine of the texts above ``near_duplicate`` with a better-ranked chunk, among the chunks the
+stored embeddings put close to another), then documents ranked by their
 chunks' summed relevance, each giving its best ``evidence_per_document`` chunks while they fit
 ``evidence_token_budget`` and ``max_evidence`` (``retrieval.packing``). STRATEGIC context keeps
 its room: it ranks low on the question's words but is why the graph is asked.
@@ -13,6 +14,7 @@ model, which reads the ends of its context best).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -22,6 +24,9 @@ from agents.models import EvidenceBundle, EvidenceItem
 from retrieval.embedder import Embedder
 from retrieval.mmr import near_duplicates
 from retrieval.packing import ends_first, pack_documents
+
+# Chunk id -> its stored embedding (``GraphReadModel.chunk_vectors``).
+ChunkVectors = Callable[[Sequence[str]], Mapping[str, Sequence[float]]]
 
 # Tokens of a chunk the store did not count: about four tokens per three words (MiniLM's
 # word pieces on English prose).
@@ -40,9 +45,16 @@ def tokens_of(item: EvidenceItem) -> int:
     return item.tokens or max(1, round(len(item.text.split()) * _TOKENS_PER_WORD))
 
 
-def admit(ranking: EvidenceBundle, cfg: AgentSettings, embedder: Embedder | None) -> Admitted:
+def admit(
+    ranking: EvidenceBundle,
+    cfg: AgentSettings,
+    embedder: Embedder | None,
+    vectors: ChunkVectors | None = None,
+) -> Admitted:
+    """``embedder`` tells near-copies by their texts (none: every chunk is kept);
+    ``vectors``, the chunks' stored embeddings, picks the ones worth that test (none: all)."""
     window = ranking.items[: 2 * cfg.max_evidence]
-    duplicates = _duplicates(window, cfg.near_duplicate, embedder)
+    duplicates = _duplicates(window, cfg, embedder, vectors)
     window = [i for i in window if i.chunk_id not in duplicates]
     if cfg.evidence_token_budget <= 0:
         chosen = window[: cfg.max_evidence]
@@ -108,11 +120,40 @@ def _reading(ranked: list[EvidenceItem]) -> list[EvidenceItem]:
 
 
 def _duplicates(
-    window: list[EvidenceItem], threshold: float, embedder: Embedder | None
+    window: list[EvidenceItem],
+    cfg: AgentSettings,
+    embedder: Embedder | None,
+    vectors: ChunkVectors | None,
 ) -> set[str]:
-    if embedder is None or threshold >= 1.0 or len(window) < 2:
+    if embedder is None or cfg.near_duplicate >= 1.0 or len(window) < 2:
         return set()
-    vectors = np.asarray(embedder.embed([i.text for i in window]), dtype=np.float64)
-    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-    vectors = vectors / np.where(norms > 0, norms, 1.0)
-    return {window[n].chunk_id for n in near_duplicates(vectors, threshold)}
+    suspects = _suspects(window, cfg.near_duplicate_screen, vectors)
+    if len(suspects) < 2:
+        return set()
+    texts = np.asarray(embedder.embed([i.text for i in suspects]), dtype=np.float64)
+    return {suspects[n].chunk_id for n in near_duplicates(_unit(texts), cfg.near_duplicate)}
+
+
+def _suspects(
+    window: list[EvidenceItem], screen: float, vectors: ChunkVectors | None
+) -> list[EvidenceItem]:
+    """The chunks whose stored embedding is at least ``screen`` close to another's, in window
+    order, and those the store holds no vector for; every chunk when there is no store to
+    ask. A chunk far from all others by its stored vector is no copy of one, nor one's
+    original, so leaving it out changes no verdict and saves embedding its text."""
+    if vectors is None:
+        return window
+    stored = vectors([i.chunk_id for i in window])
+    held = [n for n, i in enumerate(window) if i.chunk_id in stored]
+    matrix = _unit(np.asarray([stored[window[n].chunk_id] for n in held], dtype=np.float64))
+    close = matrix @ matrix.T >= screen
+    np.fill_diagonal(close, False)
+    near = {held[n] for n in np.flatnonzero(close.any(axis=1))}
+    return [i for n, i in enumerate(window) if n in near or i.chunk_id not in stored]
+
+
+def _unit(matrix: np.ndarray) -> np.ndarray:
+    if matrix.size == 0:
+        return matrix.reshape(0, 0)
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    return matrix / np.where(norms > 0, norms, 1.0)

@@ -29,6 +29,7 @@ from agents.models import Critique, IterationRound, QueryContext, SubTask, SubTa
 from agents.planner import plan
 from core.errors import KgError
 from graph_store import GraphStore
+from graph_store.read_model import GraphReadModel
 from retrieval.embedder import Embedder
 from retrieval.filters import SearchFilters
 from retrieval.search import Searcher
@@ -85,6 +86,8 @@ class Gathered:
     pool: EvidencePool
     reach: GraphReach
     tasks: list[SubTask]
+    # The read model every round read (the pinned searcher's): one graph version.
+    model: GraphReadModel
     critiques: list[Critique] = field(default_factory=list)
     iterations: int = 0
     warnings: list[str] = field(default_factory=list)
@@ -115,6 +118,7 @@ def gather(run: RunContext, searcher: Searcher | None = None) -> Gathered:
         pool,
         reach,
         list(the_plan.subtasks),
+        searcher.model,
         warnings=list(the_plan.warnings),
         filters=run.filters,
     )

@@ -107,7 +107,7 @@ def answer(
     emit("start", {"question": question, "mode": mode})
     g = gather(run)
     _part_evidence(run, g)
-    admitted = admit(g.pool.bundle(), cfg, container.embedder)
+    admitted = admit(g.pool.bundle(), cfg, container.embedder, g.model.chunk_vectors)
     evidence = admitted.ranked
     audit.write(
         "admitted",

@@ -213,6 +213,10 @@ class GraphReadModel(Protocol):
         self, chunk_ids: Sequence[str], vector: Sequence[float] | None = None
     ) -> dict[str, ChunkDetail]: ...
 
+    def chunk_vectors(self, chunk_ids: Sequence[str]) -> dict[str, list[float]]:
+        """Each chunk's stored embedding (of its document's title and its text, as ingested),
+        for comparing chunks with one another without embedding them again."""
+
     def chunk_similarities(
         self, chunk_ids: Sequence[str], vectors: Sequence[Sequence[float]]
     ) -> dict[str, list[float]]:

@@ -378,6 +378,12 @@ class InMemoryReadModel:
             )
         return out
 
+    def chunk_vectors(self, chunk_ids: Sequence[str]) -> dict[str, list[float]]:
+        index = self.index()
+        pos = [(c, p) for c in chunk_ids if (p := index.projection.chunk_pos.get(c)) is not None]
+        rows = index.chunk_matrix[[p for _, p in pos]]
+        return {c: row.tolist() for (c, _), row in zip(pos, rows, strict=True)}
+
     def chunk_similarities(
         self, chunk_ids: Sequence[str], vectors: Sequence[Sequence[float]]
     ) -> dict[str, list[float]]:

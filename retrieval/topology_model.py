@@ -242,6 +242,9 @@ class TopologyReadModel:
     ) -> dict[str, ChunkDetail]:
         return self._inner.chunk_details(chunk_ids, vector)
 
+    def chunk_vectors(self, chunk_ids: Sequence[str]) -> dict[str, list[float]]:
+        return self._inner.chunk_vectors(chunk_ids)
+
     def chunk_similarities(
         self, chunk_ids: Sequence[str], vectors: Sequence[Sequence[float]]
     ) -> dict[str, list[float]]:

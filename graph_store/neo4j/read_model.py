@@ -332,6 +332,12 @@ class Neo4jReadModel:
         rows = self._store.read("read_entity_vectors", ids=list(entity_ids))
         return {r[0]: [float(x) for x in r[1]] for r in rows if r[1] is not None}
 
+    def chunk_vectors(self, chunk_ids: Sequence[str]) -> dict[str, list[float]]:
+        if not chunk_ids:
+            return {}
+        rows = self._store.read("read_chunk_vectors", ids=list(chunk_ids))
+        return {r[0]: [float(x) for x in r[1]] for r in rows if r[1] is not None}
+
 
 def _hop(row: Sequence[Any]) -> PathHop:
     """A ``read_relation_reach`` row: id, name, hops, via, relation, forward, strength, cost."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pytest
 from pydantic import ValidationError
@@ -10,6 +12,7 @@ from agents.budget import admit
 from agents.config import PROFILES, AgentSettings
 from agents.models import EvidenceBundle, EvidenceItem
 from kg.settings import Settings
+from retrieval.embedder import SentenceTransformerEmbedder
 from retrieval.mmr import near_duplicates
 from retrieval.packing import pack_documents
 
@@ -57,6 +60,47 @@ def test_near_duplicates_are_the_later_copies() -> None:
     v = v / np.linalg.norm(v, axis=1, keepdims=True)
     assert near_duplicates(v, 0.95) == {1}
     assert near_duplicates(v, 0.9999) == set()
+
+
+def test_near_copies_are_told_by_their_texts_among_the_chunks_stored_vectors_put_close(
+    embedder: SentenceTransformerEmbedder,
+) -> None:
+    plan = "The trust will open two new wards in the spring and hire forty nurses."
+    items = [
+        _item("a1", "A", 0.9).model_copy(update={"text": plan}),
+        _item("b1", "B", 0.8).model_copy(update={"text": plan.replace("two", "2")}),
+        _item("c1", "C", 0.7).model_copy(update={"text": "The river floods every winter."}),
+        _item("gone", "D", 0.6).model_copy(update={"text": plan}),
+    ]
+    # Stored vectors (title and text as ingested): a1 and b1 close, c1 far; "gone" is no
+    # longer in the store, so only its text can tell.
+    stored = {"a1": [1.0, 0.0], "b1": [0.95, 0.31], "c1": [0.0, 2.0]}
+    asked: list[list[str]] = []
+
+    def vectors(ids: Sequence[str]) -> dict[str, list[float]]:
+        asked.append(list(ids))
+        return {c: v for c, v in stored.items() if c in ids}
+
+    embedded: list[str] = []
+
+    class Counting:
+        model_name, dimension = embedder.model_name, embedder.dimension
+
+        def embed(self, texts: Sequence[str]) -> list[list[float]]:
+            embedded.extend(texts)
+            return embedder.embed(texts)
+
+        def count_tokens(self, text: str) -> int:
+            return embedder.count_tokens(text)
+
+    cfg = AgentSettings(max_evidence=10, near_duplicate=0.9)
+    got = admit(EvidenceBundle(items=items), cfg, Counting(), vectors)
+    assert got.duplicates == ["b1", "gone"]  # the later copies, by their texts
+    assert got.ranked.ids() == ["a1", "c1"]
+    assert asked == [["a1", "b1", "c1", "gone"]]  # one read for the window
+    assert "The river floods every winter." not in embedded  # far from all: never embedded
+    # Without the store's vectors every text is compared: the same verdict.
+    assert admit(EvidenceBundle(items=items), cfg, embedder).duplicates == ["b1", "gone"]
 
 
 def test_admitted_evidence_keeps_rank_order_and_a_reading_order_with_strong_ends() -> None:

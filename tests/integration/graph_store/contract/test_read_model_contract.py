@@ -114,6 +114,12 @@ def test_linking_inputs_and_chunk_reads(chain: GraphReadModel) -> None:
     cos = float(a @ q / (np.linalg.norm(a) * np.linalg.norm(q)))
     assert sims == pytest.approx({"a": cos, "t-db": 1.0}, abs=1e-4)
     assert chain.subject_chunks(["t-db"]) == {"t-db": [c for c in chunks if c[:4] == "t-db"]}
+    # The stored chunk vectors, as they were written: vec(index + the document id's code points).
+    stored = chain.chunk_vectors([detail.chunk_id, "missing"])
+    assert list(stored) == [detail.chunk_id]
+    got, want_vec = np.asarray(stored[detail.chunk_id]), np.asarray(vec(sum(map(ord, "t-da"))))
+    cosine = float(got @ want_vec / (np.linalg.norm(got) * np.linalg.norm(want_vec)))
+    assert cosine == pytest.approx(1.0, abs=1e-6)
 
 
 def test_candidates_come_with_the_details_a_second_read_gives(chain: GraphReadModel) -> None:
