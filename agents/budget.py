@@ -145,15 +145,15 @@ def _suspects(
         return window
     stored = vectors([i.chunk_id for i in window])
     held = [n for n, i in enumerate(window) if i.chunk_id in stored]
-    matrix = _unit(np.asarray([stored[window[n].chunk_id] for n in held], dtype=np.float64))
-    close = matrix @ matrix.T >= screen
-    np.fill_diagonal(close, False)
-    near = {held[n] for n in np.flatnonzero(close.any(axis=1))}
+    near: set[int] = set()
+    if len(held) >= 2:
+        matrix = _unit(np.asarray([stored[window[n].chunk_id] for n in held], dtype=np.float64))
+        close = matrix @ matrix.T >= screen
+        np.fill_diagonal(close, False)
+        near = {held[n] for n in np.flatnonzero(close.any(axis=1))}
     return [i for n, i in enumerate(window) if n in near or i.chunk_id not in stored]
 
 
 def _unit(matrix: np.ndarray) -> np.ndarray:
-    if matrix.size == 0:
-        return matrix.reshape(0, 0)
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     return matrix / np.where(norms > 0, norms, 1.0)
