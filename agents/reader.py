@@ -58,8 +58,8 @@ def _squash(text: str) -> str:
 
 
 def holds(sentence: str, answer: str) -> bool:
-    """Whether ``sentence`` holds the words of ``answer`` in order ("Ohio" in "... based in
-    Columbus, Ohio.")."""
+    """Whether ``sentence`` holds the words of ``answer`` in order ("Oregon" in "... based in
+    Millbrook, Oregon.")."""
     return f" {_squash(answer)} " in f" {_squash(sentence)} "
 
 

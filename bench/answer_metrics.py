@@ -74,7 +74,7 @@ class Scored:
     f1: float
     recall: float
     # EM and F1 of the answer's lead (its first paragraph): the short answer phrase an
-    # offline answer puts before its quotes ("Columbus, Ohio"); the whole answer when it has
+    # offline answer puts before its quotes ("Millbrook, Oregon"); the whole answer when it has
     # one paragraph.
     lead_em: float = 0.0
     lead_f1: float = 0.0

@@ -27,7 +27,7 @@ QUALIFIED_CONFIDENCE = 0.8
 
 def unqualified_name(name: str) -> str:
     """The name without a trailing parenthesised qualifier: titles tell namesakes apart by
-    one ("Brother (Pearl Jam song)"), questions say "Brother"."""
+    one ("Harbour (Ann Lee song)"), questions say "Harbour"."""
     text = name.strip()
     if text.endswith(")") and " (" in text:
         return text[: text.rindex(" (")].strip()

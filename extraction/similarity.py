@@ -89,7 +89,7 @@ def _spelled_alike(a: str, b: str) -> bool:
 
 def _short_form(a: str, b: str) -> bool:
     """One name is the other without some leading or middle words and with the same last
-    word ("Dr Raghunathan" / "Dr Priya Raghunathan"); "Chair of X" and "University of X"
+    word ("Dr Vell" / "Dr Tamsin Vell"); "Chair of X" and "University of X"
     have a different head, and a single word is too ambiguous."""
     short, long = sorted((a.split(), b.split()), key=len)
     if len(short) < 2 or len(short) == len(long) or short[-1] != long[-1]:

@@ -50,7 +50,7 @@ def _question_tokens(question: str) -> set[str]:
 
 def numbers_in(sentence: str) -> list[str]:
     """Quantities the sentence states: numerals that are not years or days of a month, and
-    number words, also as the head of a compound ("a two-time regional finalist")."""
+    number words, also as the head of a compound ("a three-time regional finalist")."""
     days = [m.span() for m in _DAY.finditer(sentence)]
     found = [
         m.group(0)
@@ -155,7 +155,7 @@ def same_time(part: QuestionPart, sentence: str) -> bool:
 
 def sentence_lemmas(sentence: str) -> set[str]:
     """The sentence's words in all their ``forms``, a hyphenated word also by its parts: "a
-    two-time regional finalist" uses "time"."""
+    three-time regional finalist" uses "time"."""
     found = words(sentence)
     parts = [p for x in found if "-" in x for p in x.split("-")]
     return {f for x in (*found, *parts) for f in forms(x)}

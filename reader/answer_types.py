@@ -3,8 +3,8 @@
 A question asking "who" wants a person, "where" a place, "when" a date, "how many" a number
 (``reader.question``); the trained spaCy pipeline's NER labels what a sentence names. A sentence
 holds a candidate when it names an entity of a fitting label that the question does not already
-name: "Two Dollar Radio is ... based in Columbus, Ohio" holds a place for "... is based where?",
-"Grace Krilanovich is an American author" holds none the question lacks. The candidates also
+name: "Lantern Press is ... based in Millbrook, Oregon" holds a place for "... is based where?",
+"Ann Lee is an American author" holds none the question lacks. The candidates also
 give the short answer phrase (the one nearest the question's own words in the sentence) and
 the bridge entities of a multi-hop question (what a sentence about the question's subject names
 that the question does not).
@@ -115,7 +115,7 @@ def short_answer(
     roles: Sequence[tuple[int, int]] = (),
 ) -> str | None:
     """The candidate of the asked type nearest the question's own words in ``sentence``:
-    "... based in Columbus, Ohio" answers "is based where" with "Columbus, Ohio". With
+    "... based in Millbrook, Oregon" answers "is based where" with "Millbrook, Oregon". With
     ``roles`` (where the sentence states who fills the role the question asks about,
     ``reader.parse.role_spans``), a candidate there comes first: "Ann Lee decided to write a
     novel about Tom" answers "who wrote the novel" with Ann Lee, not Tom."""
@@ -221,7 +221,7 @@ def _with_list_tail(sentence: str, text: str) -> str:
 
 def _joined(sentence: str, found: list[str]) -> list[str]:
     """Entities written next to each other with a comma between them are one answer
-    ("Columbus, Ohio"; "March 2 and 3, 2012" stays as NER found it)."""
+    ("Millbrook, Oregon"; "May 4 and 5, 2019" stays as NER found it)."""
     out: list[str] = []
     for text in found:
         if out and f"{out[-1]}, {text}" in sentence:
@@ -246,7 +246,7 @@ def _life_half(sentence: str, question: str) -> tuple[int, int] | None:
 
 
 def the_asked(sentence: str, question: str) -> str | None:
-    """The name ``sentence`` says is what the question asks for ("What is the name of the
+    """The name ``sentence`` says is what the question asks for ("Which
     waterfall ...?" and "Greyfoss is a waterfall on the Elm" -> Greyfoss), when the question
     does not name it already (``reader.parse``)."""
     noun = asked_noun(interrogative_sentence(question))

@@ -1,7 +1,7 @@
 """The second hop of a chain question, answered on the bridge's own page.
 
-"Harbour Tales is on a network founded by who?": the series' page names the network ("It
-aired on Harbour Network"), and the network's page says who founded it ("It was founded by
+"Who started the channel that airs Harbour Tales?": the series' page names the channel ("It
+aired on Harbour Network"), and the channel's page says who started it ("It was founded by
 Ann Lee"). That sentence shares few words with the question, so the embedding
 ranking puts the first hop's near-duplicates above it; the words the first hop leaves unused
 ("founded") find it. Measured on the shared sets' captured evidence: HotpotQA answer recall

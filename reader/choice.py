@@ -65,14 +65,14 @@ class Choice:
 
 
 def options(question: str) -> list[str]:
-    """The named options of a choice question, as written ("The Exies", "Circus Diablo")."""
+    """The named options of a choice question, as written ("The Lanterns", "Harbour Echo")."""
     return _split(question)[1]
 
 
 def _split(question: str) -> tuple[str, list[str]]:
     """(the question before its options, the options); no options when it names none.
     "<question>, A or B?" splits at its first comma, so that titles with lower-case words
-    ("Dancing in the Rain", "Letters to a Stranger") stay whole; else the names joined by
+    ("Walking in the Fog", "Letters to a Stranger") stay whole; else the names joined by
     "or" at the question's end."""
     text = question.strip()
     head, comma, rest = text.partition(", ")

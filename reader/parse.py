@@ -176,7 +176,7 @@ def compared_role(head: str, verbs: frozenset[str]) -> str | None:
     """The noun whose event a comparison asks about, when it is not the compared thing
     itself: "Which film has the director who died first" -> director (the films are compared
     by their directors' deaths); "Which film's composer was born later" -> composer. None
-    for "Who died first" or "Which band was formed first" (the compared things' own event).
+    for "Who died first" or "Which choir was founded first" (the compared things' own event).
     ``verbs``: the lemmas of the events looked for ("die", "bear")."""
     doc = parsed(head)
     if doc is None:

@@ -76,8 +76,8 @@ class QuestionPart:
     relation_words: tuple[str, ...]
     # Words of the names the part mentions (capitalised spans); ``lemma``s.
     name_words: tuple[str, ...]
-    # The relation words of the clause that holds the interrogative ("... a series that
-    # originally broadcast on what station" -> originally, broadcast, station): what is asked,
+    # The relation words of the clause that holds the interrogative ("... a show that
+    # first aired on which channel" -> first, air, channel): what is asked,
     # as against the words that only describe the way to its subject. Empty: all of them.
     focus_words: tuple[str, ...] = ()
 
@@ -143,7 +143,7 @@ def asked_clause(part: str) -> str:
     clause boundary before it ("Ann Lee starred in a series that originally aired on what
     network" -> "originally aired on what network"). A question that starts with
     its interrogative is returned whole: its relation often follows a relative clause ("In
-    what year was the man who founded X born?"), which grammar this shallow cannot bound."""
+    which year was the woman who started X born?"), which grammar this shallow cannot bound."""
     text = interrogative_sentence(part).strip()
     asked = asked_phrase(text)
     if asked == text:

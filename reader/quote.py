@@ -4,7 +4,7 @@ Evidence sentences are quoted out of their passage, and one that opens with a pr
 was runner-up in 1999 ...", "They are native to Asia.") loses its subject on the way: in an
 encyclopaedic passage that subject is nearly always what the passage is about, its title.
 The title is written after the pronoun, in parentheses, so the quote stays verbatim around it.
-Only a title that reads as a name is used ("Eddie Irvine", "Cotula mexicana", and a report
+Only a title that reads as a name is used ("Ann Lee", "Salix borealis", and a report
 in title case, "Harbour Board Transport Plan 2030", whose "It was approved by ..." is the report
 itself); a title in sentence case ("List of bus depots in the region") is a description, and
 its "it" is seldom the whole of it.
@@ -38,7 +38,7 @@ def with_subject(sentence: str, title: str) -> str:
     and does not name the title itself."""
     first, _, rest = sentence.partition(" ")
     word = first.lower()
-    name = unqualified_name(title)  # "Eddie Irvine (driver)" -> "Eddie Irvine"
+    name = unqualified_name(title)  # "Ann Lee (singer)" -> "Ann Lee"
     if not rest or not is_name(name) or name.lower() in sentence.lower():
         return sentence
     if word in _SUBJECT:

@@ -15,8 +15,8 @@ leading the sentence, as "he" or "the film" often stand for it), plus
 - less for evidence retrieval ranked lower.
 
 Multi-hop questions are answered by a chain of sentences: the one about the question's subject
-names the bridge ("... first novel was published by Two Dollar Radio"), and a sentence about the
-bridge holds the answer ("Two Dollar Radio is ... based in Columbus, Ohio"). ``bridge_bonus``
+names the bridge ("... debut album was released by Lantern Press"), and a sentence about the
+bridge holds the answer ("Lantern Press is ... based in Millbrook, Oregon"). ``bridge_bonus``
 raises the sentences of other documents about what the anchor sentences (the best ones so far)
 name that the question does not.
 """
@@ -86,8 +86,8 @@ def scores(
     """Score of every candidate for every part: parts x candidates. The similarity plus
     ``w``'s bonuses, in units of cosine similarity (MiniLM); the relation words of the clause
     that asks (``QuestionPart.focus_words``) count on top of all relation words: in "... a
-    series that originally broadcast on what station", a sentence about broadcasting answers,
-    one about the series' star only leads there."""
+    show that first aired on which channel", a sentence about airing answers, one about
+    the show's host only leads there."""
     texts = [f"{c.passage.doc_title}. {c.sentence}" for c in cands]
     queries = [question] if len(parts) == 1 else part_queries(question)
     vectors = np.asarray(embedder.embed([*queries, *texts]))

@@ -37,8 +37,8 @@ NAME_WORDS = r"[A-Z][\w'’.\-]*(?:\s+[A-Z][\w'’.\-]*)*"
 OPTION_SPAN = (
     r"(?:the\s+)?[A-Z][\w'’.\-]*(?:\s+(?:(?:of|the|and the|de|von|van)\s+)?[A-Z0-9][\w'’.\-]*)*"
 )
-# A name in a question, not inside a word, with joiners ("Escape from the Dark", "Géza von
-# Cziffra").
+# A name in a question, not inside a word, with joiners ("Walk from the Shore", "Anna von
+# Lindberg").
 QUESTION_NAME = re.compile(
     r"(?<![\w'’])[A-Z][\w'’\-]*(?:\s+(?:(?:of|the|from|von|van|de|la|and the)\s+)?[A-Z][\w'’\-]*)*"
 )

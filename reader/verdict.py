@@ -51,7 +51,7 @@ def verdict(question: str, cands: Sequence[Candidate], ranking: np.ndarray) -> V
 
 
 def _core(title: str) -> str:
-    """A title without its qualifier or article: "The Exies (band)" -> "exies"."""
+    """A title without its qualifier or article: "The Lanterns (band)" -> "lanterns"."""
     return re.sub(r"^the\s+", "", re.sub(r"\s*\(.*\)$", "", title).strip().lower())
 
 

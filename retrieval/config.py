@@ -117,7 +117,7 @@ class RetrievalSettings(BaseModel):
     link_candidates: int = Field(default=10, ge=1, le=100)
     link_min_similarity: float = Field(default=0.6, ge=0.0, le=1.0)
     # 0 (was 0.5): BM25 over alias names mostly returns names sharing one common word with
-    # the question ("Electric charge" for "in charge of"); the alias matcher and entity
+    # the question ("Electric field" for "the field of"); the alias matcher and entity
     # embeddings already find the names a question states. 0.5 -> 0 moved R@2 +0.022 on
     # MuSiQue and +0.020 on HotpotQA (R@5 +0.007 / =), and saves a full-text query.
     link_fulltext_weight: float = Field(default=0.0, ge=0.0, le=1.0)

@@ -1,8 +1,8 @@
 // Entities named by normalised n-grams of a question, with how many chunks mention each and
 // the alias's own surface name (the caller keeps matches whose words are the alias's, or its
 // unqualified part's). An n-gram finds the alias with its key, and the qualified ones whose
-// key starts with it: titles tell namesakes apart ("Brother (Pearl Jam song)"), questions say
-// "Brother". Both are seeks on the unique constraint's index on Alias.normalized.
+// key starts with it: titles tell namesakes apart ("Harbour (Ann Lee song)"), questions say
+// "Harbour". Both are seeks on the unique constraint's index on Alias.normalized.
 UNWIND $keys AS key
 CALL (key) {
   MATCH (a:Alias {normalized: key})

@@ -35,7 +35,7 @@ from graph_store.read_model import (
 )
 
 # Longest alias, in tokens (punctuation counts), looked up as one n-gram of the question: long
-# titles exist ("Alexander and the Terrible, Horrible, No Good, Very Bad Day" is 13).
+# titles exist (a film called "The Day the Rain Came Down on the Old Mill Road Again" is 13).
 MAX_ALIAS_WORDS = 20
 # Neighbours fetched per seed, and the most edges an inner node of the walk may have for its
 # own edges to be fetched (walk.py): see read_walk_neighbourhood.cypher.
