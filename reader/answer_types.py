@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from reader.parse import asked_noun, called
+from reader.parse import asked_noun, called, valued
 from reader.question import (
     STOPWORDS,
     Kind,
@@ -243,6 +243,13 @@ def _life_half(sentence: str, question: str) -> tuple[int, int] | None:
     if said & _DEATH:
         return halves[1]
     return None
+
+
+def asked_figure(sentence: str, question: str) -> str | None:
+    """The figure ``sentence`` gives what the question asks for ("What is the museum's
+    budget?" and "The museum's budget of £4.2m ..." -> £4.2m; ``reader.parse.valued``)."""
+    noun = asked_noun(interrogative_sentence(question))
+    return valued(sentence, noun) if noun else None
 
 
 def the_asked(sentence: str, question: str) -> str | None:

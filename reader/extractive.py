@@ -25,7 +25,7 @@ import numpy as np
 
 from extraction.chunking import split_sentences
 from reader.answer_facts import carries, coverage, item_head
-from reader.answer_types import Ner, short_answer, the_asked
+from reader.answer_types import Ner, asked_figure, short_answer, the_asked
 from reader.answer_types import candidates as typed_candidates
 from reader.chain import second_hop
 from reader.choice import Choice, choose
@@ -229,6 +229,8 @@ def _answer_parts(
             if cast or part.kind in ("YESNO", "LIST")
             else _calling(question, candidates, order[: opts.called_sentences])
         )
+        if calls is None and not cast and part.kind not in ("YESNO", "LIST"):
+            calls = _figuring(part, question, candidates, order[: opts.figure_sentences])
         if calls is not None:
             pick, answering = calls, [calls, *answering]
         best = candidates[pick]
@@ -238,7 +240,9 @@ def _answer_parts(
             roles = cast[1] if cast else ()
             phrase = short_answer(part.kind, best.sentence, best.entities, question, roles)
             if part.kind not in ("YESNO", "LIST"):
-                phrase = the_asked(best.sentence, question) or phrase
+                phrase = (
+                    the_asked(best.sentence, question) or _figure(part, best, question) or phrase
+                )
             if phrase and part.kind == "PERSON":
                 phrase = full_name(phrase, best.passage.doc_title, candidates)
         if part.kind == "LIST":
@@ -274,6 +278,22 @@ def _answer_parts(
 def _calling(question: str, candidates: list[Candidate], order: Sequence[int]) -> int | None:
     """The first of ``order`` whose sentence calls a name the asked noun (``the_asked``)."""
     return next((i for i in order if the_asked(candidates[i].sentence, question)), None)
+
+
+def _figuring(
+    part: QuestionPart, question: str, candidates: list[Candidate], order: Sequence[int]
+) -> int | None:
+    """The first of ``order`` whose sentence gives the asked noun a figure (``_figure``)."""
+    return next((i for i in order if _figure(part, candidates[i], question)), None)
+
+
+def _figure(part: QuestionPart, c: Candidate, question: str) -> str | None:
+    """The figure ``c`` gives the asked noun (``asked_figure``), in a sentence about the
+    question's subject: one of its names in the sentence or the passage's title ("What is
+    the museum's budget?" is not answered by another museum's "budget of £2m")."""
+    if part.name_words and coverage(part, c.sentence, c.passage.doc_title)[1] <= 0:
+        return None
+    return asked_figure(c.sentence, question)
 
 
 def _decide(

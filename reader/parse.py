@@ -194,6 +194,53 @@ def compared_role(head: str, verbs: frozenset[str]) -> str | None:
     return None
 
 
+def valued(sentence: str, noun: str) -> str | None:
+    """The figure ``sentence`` gives the ``noun`` itself, by the parse: "a budget of £4.2m"
+    and "the budget is £4.2m" give "£4.2m" for "budget"; "a target of 75% by May" gives
+    "75%" for "target" (what hangs from the figure's own words only). A figure is a phrase
+    holding a number: "the budget of the museum" gives nothing. None when the sentence gives
+    the noun no figure."""
+    doc = parsed(_ASIDE.sub("", sentence))
+    if doc is None:
+        return None
+    for tok in doc:
+        if tok.pos_ != "NOUN" or tok.lemma_.lower() != noun:
+            continue
+        values = [
+            g
+            for k in tok.children
+            if k.dep_ == "prep" and k.lower_ == "of"
+            for g in k.children
+            if g.dep_ == "pobj"
+        ]
+        if tok.dep_ == "nsubj" and tok.head.lemma_ == "be":
+            values += [k for k in tok.head.children if k.dep_ == "attr"]
+        for value in values:
+            words = [
+                w
+                for w in value.subtree
+                if w.dep_ not in ("prep", "punct", "cc", "conj")
+                and all(
+                    a.dep_ not in ("prep", "relcl", "acl", "conj") or a.i == value.i
+                    for a in _between(w, value)
+                )
+            ]
+            if any(w.like_num for w in words):
+                span = doc[min(w.i for w in words) : max(w.i for w in words) + 1]
+                # "... a budget of £4.2m." ends in the unit's token, full stop included.
+                return str(span.text).rstrip(".") if span.end == len(doc) else str(span.text)
+    return None
+
+
+def _between(word: Any, top: Any) -> list[Any]:
+    """The tokens on the way from ``word`` to ``top`` (its ancestor), ``word`` included. Tokens are
+    compared by index: spaCy makes a new ``Token`` at every access."""
+    out = [word]
+    while out[-1].i != top.i and out[-1].head.i != out[-1].i:
+        out.append(out[-1].head)
+    return out
+
+
 def called(sentence: str, noun: str) -> str | None:
     """The name ``sentence`` says is a ``noun``: "Greyfoss is a waterfall on the Elm" is one
     (Greyfoss) for "waterfall", by the parse: the subject of "be" whose attribute has that

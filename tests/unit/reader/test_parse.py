@@ -7,7 +7,7 @@ import pytest
 
 from reader.answer_types import Ner, short_answer
 from reader.extractive import extractive_answer
-from reader.parse import Asked, asked, asked_noun, called, role_spans
+from reader.parse import Asked, asked, asked_noun, called, role_spans, valued
 from reader.settings import ReaderSettings
 from retrieval.embedder import SentenceTransformerEmbedder
 from tests.unit.conftest import Doc
@@ -135,3 +135,43 @@ def test_a_sentence_that_calls_something_the_asked_noun_answers_with_its_name(ne
     question = "What is the name of the waterfall on the Elm River?"
     ex = extractive_answer(question, evidence, SentenceTransformerEmbedder(), ner=ner)
     assert ex.answer.startswith("Greyfoss [falls]"), ex.answer
+
+
+@pytest.mark.parametrize(
+    ("sentence", "noun", "figure"),
+    [
+        (
+            "The museum's capital programme of £4.2m will rebuild the west wing.",
+            "programme",
+            "£4.2m",
+        ),
+        ("The council set a target of 75% by May 2027.", "target", "75%"),  # not the date
+        ("The budget of the festival is $3 million.", "budget", "$3 million"),
+        ("In 2011 the village had a population of 2,360.", "population", "2,360"),
+        ("The budget of the museum was cut.", "budget", None),  # whose budget, not how much
+        ("The target of the campaign, with a budget of 5 million, is the youth.", "target", None),
+    ],
+)
+def test_the_figure_a_sentence_gives_the_asked_noun(
+    ner: Ner, sentence: str, noun: str, figure: str | None
+) -> None:
+    assert valued(sentence, noun) == figure
+
+
+def test_a_sentence_about_the_subject_that_gives_the_asked_noun_a_figure_answers_with_it(
+    ner: Ner,
+) -> None:
+    """The figure leads, not the clinics the same sentence names; another museum's budget,
+    ranked first, does not answer for this one."""
+    evidence = [
+        Doc("other", "Kelton Museum plan", "The Kelton Museum has a capital programme of £9.1m."),
+        Doc(
+            "plan",
+            "Harbour Museum plan 2026",
+            "The Harbour Museum's capital programme of £4.2m will refurbish the Elm and Fern "
+            "galleries and replace the museum's vans with electric ones.",
+        ),
+    ]
+    question = "What is the Harbour Museum's capital programme for 2026?"
+    ex = extractive_answer(question, evidence, SentenceTransformerEmbedder(), ner=ner)
+    assert ex.answer.startswith("£4.2m [plan]"), ex.answer
