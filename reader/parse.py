@@ -90,9 +90,10 @@ _NAMING = frozenset({"name", "kind", "type", "sort"})
 
 def asked_noun(question: str) -> str | None:
     """The lemma of the noun the question asks for: the interrogative's own ("what language
-    were ...", "in what film ...") or, for "What is the X ...?", the copula's subject ("the
-    main airport"), through "the name of" ("the name of the band" -> band). None when the
-    question names none or no trained pipeline is installed."""
+    were ...", "in what film ..."), for "What is the X ...?" the copula's subject ("the
+    main airport"), through "the name of" ("the name of the band" -> band), or the noun "of
+    what" completes ("... landed a yearly catch of what?" -> catch). None when the question
+    names none or no trained pipeline is installed."""
     doc = parsed(question)
     if doc is None:
         return None
@@ -102,10 +103,12 @@ def asked_noun(question: str) -> str | None:
         if tok.dep_ == "det" and tok.head.pos_ in ("NOUN", "PROPN"):
             noun = tok.head
         elif tok.dep_ in ("attr", "nsubj") and tok.head.lemma_ == "be":
-            subjects = [k for k in tok.head.children if k.dep_ == "nsubj" and k is not tok]
+            subjects = [k for k in tok.head.children if k.dep_ == "nsubj" and k.i != tok.i]
             if not subjects or subjects[0].pos_ != "NOUN":
                 return None
             noun = subjects[0]
+        elif tok.dep_ == "pobj" and tok.head.lower_ == "of" and tok.head.head.pos_ == "NOUN":
+            noun = tok.head.head  # "... landed a yearly catch of what?"
         else:
             return None
         return str(_named(noun).lemma_).lower()

@@ -94,10 +94,12 @@ def test_the_answer_is_read_where_the_parse_says_who_does_the_asked_relation(
         ("In what film did Ann Lee play a cat?", "film"),
         ("What is the name of the band founded by Tom Hale?", "band"),
         ("What is the main airport of the city where Ann Lee was born?", "airport"),
+        # The noun "of what" completes: the figure of a "<noun> of <figure>" sentence.
+        ("The fleet, founded in 1731, landed a yearly catch of what in 2011?", "catch"),
         ("Who wrote the novel?", None),
     ],
 )
-def test_the_asked_noun_is_the_interrogatives_noun_or_the_copulas_subject(
+def test_the_asked_noun_is_the_interrogatives_the_copulas_subject_or_what_of_completes(
     ner: Ner, question: str, noun: str | None
 ) -> None:
     assert asked_noun(question) == noun
