@@ -227,10 +227,8 @@ def _answer_parts(
         calls = (
             None
             if cast or part.kind in ("YESNO", "LIST")
-            else _calling(question, candidates, order[: opts.called_sentences])
+            else _naming(part, question, candidates, order, opts)
         )
-        if calls is None and not cast and part.kind not in ("YESNO", "LIST"):
-            calls = _figuring(part, question, candidates, order[: opts.figure_sentences])
         if calls is not None:
             pick, answering = calls, [calls, *answering]
         best = candidates[pick]
@@ -275,16 +273,22 @@ def _answer_parts(
     return out
 
 
-def _calling(question: str, candidates: list[Candidate], order: Sequence[int]) -> int | None:
-    """The first of ``order`` whose sentence calls a name the asked noun (``the_asked``)."""
-    return next((i for i in order if the_asked(candidates[i].sentence, question)), None)
-
-
-def _figuring(
-    part: QuestionPart, question: str, candidates: list[Candidate], order: Sequence[int]
+def _naming(
+    part: QuestionPart,
+    question: str,
+    candidates: list[Candidate],
+    order: Sequence[int],
+    opts: ReaderSettings,
 ) -> int | None:
-    """The first of ``order`` whose sentence gives the asked noun a figure (``_figure``)."""
-    return next((i for i in order if _figure(part, candidates[i], question)), None)
+    """The first of the part's best sentences that calls a name the asked noun
+    (``the_asked``); when none does, the first that gives the asked noun a figure
+    (``_figure``)."""
+    calling = order[: opts.called_sentences]
+    named = next((i for i in calling if the_asked(candidates[i].sentence, question)), None)
+    if named is not None:
+        return named
+    figuring = order[: opts.figure_sentences]
+    return next((i for i in figuring if _figure(part, candidates[i], question)), None)
 
 
 def _figure(part: QuestionPart, c: Candidate, question: str) -> str | None:

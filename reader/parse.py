@@ -219,15 +219,7 @@ def valued(sentence: str, noun: str) -> str | None:
         if tok.dep_ == "nsubj" and tok.head.lemma_ == "be":
             values += [k for k in tok.head.children if k.dep_ == "attr"]
         for value in values:
-            words = [
-                w
-                for w in value.subtree
-                if w.dep_ not in ("prep", "punct", "cc", "conj")
-                and all(
-                    a.dep_ not in ("prep", "relcl", "acl", "conj") or a.i == value.i
-                    for a in _between(w, value)
-                )
-            ]
+            words = _own_words(value)
             if any(w.like_num for w in words):
                 span = doc[min(w.i for w in words) : max(w.i for w in words) + 1]
                 # "... a budget of £4.2m." ends in the unit's token, full stop included.
@@ -235,12 +227,16 @@ def valued(sentence: str, noun: str) -> str | None:
     return None
 
 
-def _between(word: Any, top: Any) -> list[Any]:
-    """The tokens on the way from ``word`` to ``top`` (its ancestor), ``word`` included. Tokens are
-    compared by index: spaCy makes a new ``Token`` at every access."""
-    out = [word]
-    while out[-1].i != top.i and out[-1].head.i != out[-1].i:
-        out.append(out[-1].head)
+# What hangs from a figure but is not part of it: "75% by May", "£4m, of which ...".
+_NOT_THE_FIGURE = frozenset({"prep", "punct", "cc", "conj", "relcl", "acl"})
+
+
+def _own_words(value: Any) -> list[Any]:
+    """``value`` and the words below it, less what hangs from it by ``_NOT_THE_FIGURE``."""
+    out = [value]
+    for child in value.children:
+        if child.dep_ not in _NOT_THE_FIGURE:
+            out += _own_words(child)
     return out
 
 
