@@ -27,6 +27,7 @@ from extraction.chunking import split_sentences
 from reader.answer_facts import carries, coverage, item_head
 from reader.answer_types import Ner, asked_figure, short_answer, the_asked
 from reader.answer_types import candidates as typed_candidates
+from reader.bridged import bridged
 from reader.chain import second_hop
 from reader.choice import Choice, choose
 from reader.kinship import kin
@@ -151,6 +152,7 @@ def extractive_answer(
     chosen, list_lines = picked.chosen, picked.list_lines
     if not list_lines:
         _chain(question, parts, cands, overall, in_main, picked, opts)
+        _bridge_picks(question, parts, cands, overall, picked, opts)
     # Beside a list, a couple of sentences of context; otherwise up to max_sentences.
     room = len(chosen) + opts.list_context if list_lines else opts.max_sentences
     first_hop = anchors(cands, overall, [s for s, _ in chosen], opts.anchor_documents)
@@ -352,6 +354,37 @@ def _chain(
     if hop.phrase and not picked.parts[0].cast:
         part = picked.parts[0]
         picked.parts[0] = replace(part, phrase=hop.phrase, read_from=(c.passage.chunk_id,))
+
+
+def _bridge_picks(
+    question: str,
+    parts: Sequence[QuestionPart],
+    cands: list[Candidate],
+    overall: np.ndarray,
+    picked: _Picked,
+    opts: ReaderSettings,
+) -> None:
+    """Lead with the candidate of the answer sentence that the chain's bridge modifies
+    (``reader.bridged``)."""
+    part = picked.parts[0] if len(parts) == 1 else None
+    if part is None or part.cast or part.kind in ("YESNO", "LIST") or part.sentence is None:
+        return
+    best = next((c for c in cands if _reads(part, c)), None)
+    if best is None:
+        return
+    found = bridged(
+        parts[0], question, best, part.phrase, cands, overall, opts.bridge_subject_sentences
+    )
+    if found is not None:
+        picked.parts[0] = replace(part, phrase=found)
+
+
+def _reads(part: PartAnswer, c: Candidate) -> bool:
+    """The part's short answer was read from ``c``: its sentence, or the chain's second hop's
+    (``read_from``)."""
+    if part.read_from:
+        return c.passage.chunk_id == part.read_from[0] and (part.phrase or "") in c.sentence
+    return (c.sentence, c.passage.chunk_id) == (part.sentence, part.chunk_id)
 
 
 def _fill(

@@ -78,6 +78,9 @@ class ReaderSettings(BaseModel):
     # (lead F1 0.155 with titles only -> 0.189 at 2, 0.163 at 3, 0.177 at 4, 0.169 unlimited);
     # the whole runs are in docs/benchmarks.md (session 24).
     hop_bridge_documents: int = Field(default=2, ge=0)
+    # The best sentences about the question's subject whose added names are the bridges that
+    # pick a candidate out of the answer sentence (``reader.bridged``); 0 turns it off.
+    bridge_subject_sentences: int = Field(default=3, ge=0)
     # A list answer: items of one enumeration quoted at most, other sentences quoted beside
     # it, and how many of the part's best sentences may open the enumeration. Not tuned: no
     # shared-set question asks for a list of more than a few items.
