@@ -34,12 +34,8 @@ from agents.verifier import verify
 from core.errors import LlmError
 from graph_store.types import ChunkHit
 from reader.answer_types import spacy_ner
-from reader.extractive import (
-    NO_LLM_NOTE,
-    PartAnswer,
-    Reading,
-    extractive_answer,
-)
+from reader.extractive import extractive_answer
+from reader.reading import NO_LLM_NOTE, PartAnswer, Reading
 from reader.settings import ReaderSettings
 
 

@@ -26,8 +26,8 @@ from agents.planner import entity_query
 from agents.report import build, level_at_most
 from reader.answer_facts import sentence_lemmas as sentence_stems
 from reader.answer_types import TYPED_KINDS
-from reader.extractive import PartAnswer
 from reader.question import analyse, names_through_another, words
+from reader.reading import PartAnswer
 from reader.text import lemma as stem
 from reader.text import verb_lemma as base
 

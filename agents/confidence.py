@@ -9,8 +9,8 @@ from agents.loop import Gathered
 from agents.models import LEVELS, EvidenceBundle, Finding, Level
 from reader.answer_types import TYPED_KINDS
 from reader.choice import options as choice_options
-from reader.extractive import PartAnswer
 from reader.question import names_through_another
+from reader.reading import PartAnswer
 from reader.settings import ReaderSettings
 from reader.verdict import subject_key
 

@@ -22,8 +22,8 @@ from datetime import date, timedelta
 
 from agents.config import AgentSettings
 from agents.models import EvidenceItem, Gap, LinkedEntity, SubTask
-from reader.extractive import PartAnswer
 from reader.question import STOPWORDS, words
+from reader.reading import PartAnswer
 
 _YEAR_SPAN = re.compile(r"\b((?:19|20)\d{2})\s*[/\-–]\s*(\d{2}|(?:19|20)\d{2})\b")
 _YEAR = re.compile(r"\b((?:19|20)\d{2})\b")

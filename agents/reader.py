@@ -27,7 +27,7 @@ from agents.models import AgenticResult, Finding
 from agents.prompt_files import load
 from agents.verifier import verify
 from core.errors import LlmBadReply
-from reader.extractive import PartAnswer
+from reader.reading import PartAnswer
 from reader.sentence_rank import Candidate
 
 # What a model writes when the sentences do not answer: no answer to build on.

@@ -32,7 +32,7 @@ from agents.prompt_files import load
 from agents.reader import NO_ANSWER, echoes, holds, numbered, supporting
 from agents.verifier import verify
 from core.errors import LlmError
-from reader.extractive import PartAnswer
+from reader.reading import PartAnswer
 from reader.sentence_rank import Candidate
 
 

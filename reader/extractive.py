@@ -19,7 +19,6 @@ with the path that reached it.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -27,12 +26,10 @@ from extraction.chunking import split_sentences
 from reader.answer_facts import carries, coverage, item_head
 from reader.answer_types import Ner, asked_figure, short_answer, the_asked
 from reader.answer_types import candidates as typed_candidates
-from reader.bridged import bridged
-from reader.chain import second_hop
-from reader.choice import Choice, choose
-from reader.kinship import kin
-from reader.question import Kind, QuestionPart, analyse
+from reader.leads import bridge_picks, chain, decide
+from reader.question import QuestionPart, analyse
 from reader.quote import graph_lines, with_subject
+from reader.reading import NO_LLM_NOTE, Citation, PartAnswer, Picked, Reading
 from reader.roles import cast_sentence, full_name
 from reader.sentence_rank import (
     Candidate,
@@ -43,70 +40,10 @@ from reader.sentence_rank import (
     sentence_candidates,
 )
 from reader.settings import ReaderSettings
-from reader.verdict import Verdict, verdict
 from retrieval.embedder import Embedder
-
-NO_LLM_NOTE = "No LLM is configured: this answer is extractive, quoted from the cited evidence."
-
 
 # chunk id -> every chunk of its document, in document order (for whole enumerations).
 Siblings = Callable[[str], Sequence[Passage]]
-
-
-@dataclass(frozen=True)
-class Citation:
-    chunk_id: str
-    document_title: str
-
-
-@dataclass(frozen=True)
-class PartAnswer:
-    text: str
-    kind: Kind
-    found: bool  # the best sentence states a fact of the asked kind about the asked relation
-    sentence: str | None
-    chunk_id: str | None
-    # Share of the part's relation words that sentence uses (1.0 when the part has none).
-    support: float = 0.0
-    # The short answer: the candidate of the asked type (NER) in that sentence, when one is,
-    # or a yes/no verdict; and the chunks it was read from.
-    phrase: str | None = None
-    read_from: tuple[str, ...] = ()
-    # The answering sentence is the part's best-ranked sentence of all (not one further down
-    # that merely holds a fact of the asked kind).
-    top: bool = False
-    # Share of the part's name words that the evidence holds anywhere (1.0 when the part
-    # names nothing): a name no passage holds is a subject the evidence is not about.
-    named: float = 0.0
-    # The short answer fills the role the part asks about, by the parse ("who wrote" ->
-    # the one who writes): a chain's second hop does not replace it.
-    cast: bool = False
-
-    @property
-    def cites(self) -> str:
-        ids = self.read_from or ((self.chunk_id,) if self.chunk_id else ())
-        return " ".join(f"[{c}]" for c in ids)
-
-
-@dataclass(frozen=True)
-class Reading:
-    """One reading of a question over its evidence, computed once and shared by the answerers
-    and the confidence step: each part's answer (``parts``: its kind, answering sentence,
-    short answer, support), the extractive answer written from them, and every evidence
-    sentence (``candidates``) with its ``ranking`` (best part score plus the bridge bonus)."""
-
-    answer: str
-    sentences: list[tuple[str, str]]  # (sentence, chunk id)
-    citations: list[Citation] = field(default_factory=list)
-    note: str = NO_LLM_NOTE
-    parts: list[PartAnswer] = field(default_factory=list)
-    candidates: list[Candidate] = field(default_factory=list)
-    ranking: tuple[float, ...] = ()
-
-    def top(self, keep: int) -> list[Candidate]:
-        """The ``keep`` best-ranked sentences, best first (what the LLM reader is shown)."""
-        order = sorted(range(len(self.ranking)), key=lambda i: -self.ranking[i])
-        return [self.candidates[i] for i in order[: max(keep, 0)]]
 
 
 def extractive_answer(
@@ -148,11 +85,11 @@ def extractive_answer(
     in_main = [c.passage.chunk_id in main_ids for c in cands]
     picked = _answer_parts(question, parts, cands, ranked, in_main, siblings, opts)
     if ner is not None and len(parts) == 1:
-        _decide(question, cands, overall, picked)
+        decide(question, cands, overall, picked)
     chosen, list_lines = picked.chosen, picked.list_lines
     if not list_lines:
-        _chain(question, parts, cands, overall, in_main, picked, opts)
-        _bridge_picks(question, parts, cands, overall, picked, opts)
+        chain(question, parts, cands, overall, in_main, picked, opts)
+        bridge_picks(question, parts, cands, overall, picked, opts)
     # Beside a list, a couple of sentences of context; otherwise up to max_sentences.
     room = len(chosen) + opts.list_context if list_lines else opts.max_sentences
     first_hop = anchors(cands, overall, [s for s, _ in chosen], opts.anchor_documents)
@@ -193,17 +130,6 @@ def extractive_answer(
     )
 
 
-@dataclass
-class _Picked:
-    """What the question's parts chose: (sentence, chunk id) pairs in order, the lines of an
-    asked-for list and its items, and each part's answer."""
-
-    chosen: list[tuple[str, str]] = field(default_factory=list)
-    list_lines: list[str] = field(default_factory=list)
-    list_items: list[Candidate] = field(default_factory=list)
-    parts: list[PartAnswer] = field(default_factory=list)
-
-
 def _answer_parts(
     question: str,
     parts: Sequence[QuestionPart],
@@ -212,8 +138,8 @@ def _answer_parts(
     in_main: list[bool],
     siblings: Siblings | None,
     opts: ReaderSettings,
-) -> _Picked:
-    out = _Picked()
+) -> Picked:
+    out = Picked()
     chosen = out.chosen
     everything = " ".join(f"{c.passage.doc_title} {c.sentence}" for c in candidates)
     for p_index, part in enumerate(parts):
@@ -300,91 +226,6 @@ def _figure(part: QuestionPart, c: Candidate, question: str) -> str | None:
     if part.name_words and coverage(part, c.sentence, c.passage.doc_title)[1] <= 0:
         return None
     return asked_figure(c.sentence, question)
-
-
-def _decide(
-    question: str,
-    cands: list[Candidate],
-    overall: np.ndarray,
-    picked: _Picked,
-) -> None:
-    """A yes/no verdict (``reader.verdict``) or the option a choice question picks
-    (``reader.choice``) when the evidence gives one: its sentences are quoted first and the
-    part counts as answered, by word overlap, so never HIGH (not ``top``)."""
-    if picked.parts[0].kind == "YESNO":
-        found: Verdict | Choice | None = verdict(question, cands, overall)
-    else:
-        found = choose(question, cands, overall) or kin(question, cands)
-    if found is None:
-        return
-    pairs = [(cands[i].sentence, cands[i].passage.chunk_id) for i in found.support]
-    picked.chosen[:] = list(dict.fromkeys(pairs + picked.chosen))
-    part = picked.parts[0]
-    picked.parts[0] = PartAnswer(
-        part.text,
-        part.kind,
-        True,
-        pairs[0][0],
-        pairs[0][1],
-        1.0,
-        found.answer if isinstance(found, Verdict) else found.option,
-        tuple(dict.fromkeys(cid for _, cid in pairs)),
-        named=part.named,
-        cast=True,  # compared from both sides: a chain's second hop does not replace it
-    )
-
-
-def _chain(
-    question: str,
-    parts: Sequence[QuestionPart],
-    cands: list[Candidate],
-    overall: np.ndarray,
-    in_main: list[bool],
-    picked: _Picked,
-    opts: ReaderSettings,
-) -> None:
-    """Quote the sentence that answers a chain's second hop (``reader.chain``), and lead
-    with the short answer read from it when there is one."""
-    hop = second_hop(cands, overall, parts, question, opts.hop_anchors, opts.hop_bridge_documents)
-    if hop is None or not in_main[hop.index]:
-        return
-    c = cands[hop.index]
-    if (c.sentence, c.passage.chunk_id) not in picked.chosen:
-        picked.chosen.append((c.sentence, c.passage.chunk_id))
-    if hop.phrase and not picked.parts[0].cast:
-        part = picked.parts[0]
-        picked.parts[0] = replace(part, phrase=hop.phrase, read_from=(c.passage.chunk_id,))
-
-
-def _bridge_picks(
-    question: str,
-    parts: Sequence[QuestionPart],
-    cands: list[Candidate],
-    overall: np.ndarray,
-    picked: _Picked,
-    opts: ReaderSettings,
-) -> None:
-    """Lead with the candidate of the answer sentence that the chain's bridge modifies
-    (``reader.bridged``)."""
-    part = picked.parts[0] if len(parts) == 1 else None
-    if part is None or part.cast or part.kind in ("YESNO", "LIST") or part.sentence is None:
-        return
-    best = next((c for c in cands if _reads(part, c)), None)
-    if best is None:
-        return
-    found = bridged(
-        parts[0], question, best, part.phrase, cands, overall, opts.bridge_subject_sentences
-    )
-    if found is not None:
-        picked.parts[0] = replace(part, phrase=found)
-
-
-def _reads(part: PartAnswer, c: Candidate) -> bool:
-    """The part's short answer was read from ``c``: its sentence, or the chain's second hop's
-    (``read_from``)."""
-    if part.read_from:
-        return c.passage.chunk_id == part.read_from[0] and (part.phrase or "") in c.sentence
-    return (c.sentence, c.passage.chunk_id) == (part.sentence, part.chunk_id)
 
 
 def _fill(

@@ -15,7 +15,7 @@ from agents.config import AgentSettings
 from agents.orchestrator import answer
 from core.errors import InputError
 from kg.container import Container
-from reader.extractive import NO_LLM_NOTE
+from reader.reading import NO_LLM_NOTE
 from tests.conftest import FIXTURES
 
 EXPECTED = json.loads((FIXTURES / "demo_expected.json").read_text(encoding="utf-8"))

@@ -8,8 +8,9 @@ import pytest
 
 from agents.confidence import cap_by_parts
 from reader.answer_types import Ner, candidates, short_answer
-from reader.extractive import PartAnswer, extractive_answer
+from reader.extractive import extractive_answer
 from reader.question import analyse
+from reader.reading import PartAnswer
 from reader.settings import ReaderSettings
 from retrieval.embedder import SentenceTransformerEmbedder
 from tests.unit.conftest import Doc

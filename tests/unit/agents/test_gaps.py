@@ -5,7 +5,7 @@ from __future__ import annotations
 from agents.config import AgentSettings
 from agents.gaps import evidence_gaps, fact_gaps, gaps_note, horizon, next_questions
 from agents.models import EvidenceItem, LinkedEntity
-from reader.extractive import PartAnswer
+from reader.reading import PartAnswer
 
 CFG = AgentSettings(reference_date="2030-06-30")
 
