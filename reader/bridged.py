@@ -1,19 +1,20 @@
-"""The candidate a chain's bridge picks out of an answer sentence that holds several.
+"""What a chain's bridge carries, when the reader's short answer is the bridge itself.
 
-"Where is the tern found, in the country the poet Ann Lee came from?": the poet's page says
-she was a Norwegian poet (the bridge: Norway), and the tern's page says "it breeds in northern
-Sweden and the Norwegian county of Finnmark". Both places are of the asked kind and equally
-near the question's words; the bridge modifies one of them ("the Norwegian county of
-Finnmark"). And when the reader's short answer is the bridge itself ("... held by foreign
-banks, the largest being Norway (about $4 billion)" for "how much is held by the country Ann
-Lee came from"), the answer is what the sentence attaches to it, not the name the chain went
-through.
+"How much of the Freedonian debt is held by the country Ann Lee came from?": the poet's page
+says she is a Norwegian poet (the bridge: Norway), and the answer sentence says "... held by
+foreign banks, the largest being Norway (about $1.2 trillion) then Japan (...)". Read for a
+name, the sentence gives Norway: the name the chain went through, not its answer. The answer
+is what the sentence attaches to the bridge: "about $1.2 trillion".
 
 A bridge is a name that one of the best sentences about the question's subject adds to the
 question (``reader.answer_types.bridges``), met in the answer sentence as itself or as a word
-sharing its stem ("Norwegian" / "Norway"). A candidate is tied to it when the dependency parse
-links them inside one noun phrase: walking up from the candidate through noun-phrase links
-(preposition, object, apposition, modifier) reaches the bridge or a word the bridge modifies.
+sharing its stem ("Norwegian" / "Norway"). What hangs below it is found on the dependency
+parse: walking up from a name of the sentence through noun-phrase links (apposition,
+preposition and its object) reaches the bridge.
+
+Tried and not kept (docs/benchmarks.md, session 32): also preferring, over a short answer the
+bridge does not reach, a candidate the bridge modifies ("the Norwegian county of Finnmark"
+over "Sweden"); it moved no dev answer right and lost held-out ones.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from reader.answer_facts import coverage
-from reader.answer_types import bridges, candidates, new_entities
+from reader.answer_types import bridges, new_entities
 from reader.parse import parsed
 from reader.question import QuestionPart
 from reader.sentence_rank import Candidate
@@ -33,14 +34,11 @@ from reader.sentence_rank import Candidate
 _NOUN_PHRASE = frozenset(
     {"pobj", "prep", "appos", "compound", "amod", "nmod", "poss", "nummod", "quantmod"}
 )
-# How a bridge modifies a word: "the Norwegian county", "Norway's county", "Finnmark,
-# Norway" (not "Sweden and Norway": coordination is no modifier).
-_MODIFIERS = frozenset({"amod", "compound", "poss", "nmod", "appos", "npadvmod", "prep"})
-# How a name hangs below a word it is tied to: "the county of Finnmark", "Norway (about $4
-# billion)".
-_HANGING = frozenset({"appos", "npadvmod", "prep"})
-# Steps walked up from a candidate: "the Norwegian county of Finnmark" is three
-# (Finnmark -> of -> county).
+# How a name hangs below the word it belongs to: "Norway (about $1.2 trillion)", "the county
+# of Finnmark".
+_HANGING = frozenset({"appos", "npadvmod", "prep", "pobj"})
+# Steps walked up from a name: "Norway, home of the Finnmark Fund" is three
+# (Fund -> of -> home -> Norway).
 _STEPS = 4
 # A bridge word and a word of the answer sentence are one name in two forms when they share
 # a stem this long: "norw" of "Norway" / "Norwegian".
@@ -56,33 +54,21 @@ def bridged(
     ranking: np.ndarray,
     subject_sentences: int,
 ) -> str | None:
-    """The candidate of ``best`` that a bridge of the chain modifies, when ``phrase`` (the
-    short answer read so far) is not one, or is the bridge itself; else None (keep it)."""
-    if best.entities is None or subject_sentences <= 0:
+    """What ``best`` attaches to the bridge when ``phrase`` (the short answer read so far)
+    is the bridge; else None (keep it)."""
+    if best.entities is None or phrase is None or subject_sentences <= 0:
         return None
     names = _bridges(part, question, best, cands, ranking, subject_sentences)
     doc = parsed(best.sentence) if names else None
     if doc is None:
         return None
     marks = _mentions(doc, names)
-    if not marks:
+    own = _span(doc, best.sentence, phrase)
+    if own is None or not {t.i for t in own} <= marks:
         return None
-    own = _span(doc, best.sentence, phrase) if phrase else None
-    if own is not None and {t.i for t in own} <= marks:
-        # The short answer is the bridge: what the sentence attaches to it answers.
-        below = {t.i for t in own}
-        pool = [t for t, _ in new_entities(best.entities, question)]
-        return next((t for t in pool if _tied(doc, best.sentence, t, below, modified=False)), None)
-    if phrase is not None and (
-        _holds(doc, best.sentence, phrase, marks) or _tied(doc, best.sentence, phrase, marks)
-    ):
-        return None
-    pool = candidates(part.kind, best.entities, question)
-    tied = [
-        t for t in pool
-        if not _holds(doc, best.sentence, t, marks) and _tied(doc, best.sentence, t, marks)
-    ]  # fmt: skip
-    return tied[0] if tied else None
+    bridge = {t.i for t in own}
+    names = [t for t, _ in new_entities(best.entities, question)]
+    return next((t for t in names if _below(doc, best.sentence, t, bridge)), None)
 
 
 def _bridges(
@@ -142,26 +128,17 @@ def _span(doc: Any, sentence: str, text: str) -> Any:
     return None if at < 0 else doc.char_span(at, at + len(text), alignment_mode="expand")
 
 
-def _holds(doc: Any, sentence: str, text: str, marks: set[int]) -> bool:
-    """The bridge is part of the name ("Norway House"), not all of it."""
+def _below(doc: Any, sentence: str, text: str, bridge: set[int]) -> bool:
+    """Walking up from the text through noun-phrase links (not as a modifier beside the
+    bridge: "the Danish and Norwegian ships") reaches the bridge."""
     span = _span(doc, sentence, text)
-    inside = {t.i for t in span} if span is not None else set()
-    return bool(inside & marks) and not inside <= marks
-
-
-def _tied(doc: Any, sentence: str, text: str, marks: set[int], *, modified: bool = True) -> bool:
-    """Walking up from the text through noun-phrase links reaches a marked word or, when
-    ``modified``, a word a marked word modifies."""
-    span = _span(doc, sentence, text)
-    if span is None or {t.i for t in span} & marks:
+    if span is None or {t.i for t in span} & bridge:
         return False
     tok = span.root
-    if tok.dep_ in _MODIFIERS - _HANGING:
-        return False  # a modifier beside the bridge ("the Danish and Norwegian ships")
+    if tok.dep_ in _NOUN_PHRASE - _HANGING:
+        return False
     for _ in range(_STEPS + 1):
-        if tok.i in marks or (
-            modified and any(c.i in marks and c.dep_ in _MODIFIERS for c in tok.children)
-        ):
+        if tok.i in bridge:
             return True
         if tok.dep_ not in _NOUN_PHRASE or tok.head.i == tok.i:
             return False
