@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from reader.parse import asked_noun, called, valued
+from reader.parse import asked_noun, called, completes, of_what, valued
 from reader.question import (
     STOPWORDS,
     Kind,
@@ -250,6 +250,18 @@ def asked_figure(sentence: str, question: str) -> str | None:
     budget?" and "The museum's budget of £4.2m ..." -> £4.2m; ``reader.parse.valued``)."""
     noun = asked_noun(interrogative_sentence(question))
     return valued(sentence, noun) if noun else None
+
+
+def asked_completion(sentence: str, question: str, about_subject: bool) -> str | None:
+    """What ``sentence`` says the noun "of what" completes is of ("... known for his bold
+    depictions of what?" and "... known for his bold depictions of harbour towns" -> harbour
+    towns; ``reader.parse.completes``): in a sentence about the question's subject, or
+    describing the noun as the question does."""
+    asked = of_what(interrogative_sentence(question))
+    if asked is None or not (about_subject or asked[1]):
+        return None
+    found = completes(sentence, *asked)
+    return None if found is None or _echoes(found, question) else found
 
 
 def the_asked(sentence: str, question: str) -> str | None:

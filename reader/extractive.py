@@ -24,9 +24,9 @@ import numpy as np
 
 from extraction.chunking import split_sentences
 from reader.answer_facts import carries, coverage, item_head
-from reader.answer_types import Ner, asked_figure, short_answer, the_asked
+from reader.answer_types import Ner, asked_completion, asked_figure, short_answer, the_asked
 from reader.answer_types import candidates as typed_candidates
-from reader.leads import bridge_picks, chain, decide
+from reader.leads import chain, decide
 from reader.question import QuestionPart, analyse
 from reader.quote import graph_lines, with_subject
 from reader.reading import NO_LLM_NOTE, Citation, PartAnswer, Picked, Reading
@@ -89,7 +89,6 @@ def extractive_answer(
     chosen, list_lines = picked.chosen, picked.list_lines
     if not list_lines:
         chain(question, parts, cands, overall, in_main, picked, opts)
-        bridge_picks(question, parts, cands, overall, picked, opts)
     # Beside a list, a couple of sentences of context; otherwise up to max_sentences.
     room = len(chosen) + opts.list_context if list_lines else opts.max_sentences
     first_hop = anchors(cands, overall, [s for s, _ in chosen], opts.anchor_documents)
@@ -167,7 +166,10 @@ def _answer_parts(
             phrase = short_answer(part.kind, best.sentence, best.entities, question, roles)
             if part.kind not in ("YESNO", "LIST"):
                 phrase = (
-                    the_asked(best.sentence, question) or _figure(part, best, question) or phrase
+                    the_asked(best.sentence, question)
+                    or _figure(part, best, question)
+                    or _completion(part, best, question)
+                    or phrase
                 )
             if phrase and part.kind == "PERSON":
                 phrase = full_name(phrase, best.passage.doc_title, candidates)
@@ -216,16 +218,29 @@ def _naming(
     if named is not None:
         return named
     figuring = order[: opts.figure_sentences]
-    return next((i for i in figuring if _figure(part, candidates[i], question)), None)
+    figured = next((i for i in figuring if _figure(part, candidates[i], question)), None)
+    if figured is not None:
+        return figured
+    completing = order[: opts.of_what_sentences]
+    return next((i for i in completing if _completion(part, candidates[i], question)), None)
+
+
+def _about(part: QuestionPart, c: Candidate) -> bool:
+    """One of the question's names is in the sentence or its passage's title (or the
+    question names nothing)."""
+    return not part.name_words or coverage(part, c.sentence, c.passage.doc_title)[1] > 0
 
 
 def _figure(part: QuestionPart, c: Candidate, question: str) -> str | None:
     """The figure ``c`` gives the asked noun (``asked_figure``), in a sentence about the
     question's subject: one of its names in the sentence or the passage's title ("What is
     the museum's budget?" is not answered by another museum's "budget of £2m")."""
-    if part.name_words and coverage(part, c.sentence, c.passage.doc_title)[1] <= 0:
-        return None
-    return asked_figure(c.sentence, question)
+    return asked_figure(c.sentence, question) if _about(part, c) else None
+
+
+def _completion(part: QuestionPart, c: Candidate, question: str) -> str | None:
+    """What ``c`` says the noun "of what" completes is of (``asked_completion``)."""
+    return asked_completion(c.sentence, question, _about(part, c))
 
 
 def _fill(

@@ -1,6 +1,5 @@
 """What may change a reading's lead once each part has its answer: a yes/no verdict or the
-option a choice question picks, the sentence that answers a chain's second hop, and the
-candidate the chain's bridge modifies."""
+option a choice question picks, and the sentence that answers a chain's second hop."""
 
 from __future__ import annotations
 
@@ -9,7 +8,6 @@ from dataclasses import replace
 
 import numpy as np
 
-from reader.bridged import bridged
 from reader.chain import second_hop
 from reader.choice import Choice, choose
 from reader.kinship import kin
@@ -62,44 +60,18 @@ def chain(
     opts: ReaderSettings,
 ) -> None:
     """Quote the sentence that answers a chain's second hop (``reader.chain``), and lead
-    with the short answer read from it when there is one."""
+    with the short answer read from it when there is one, unless the part's answer was read
+    from that sentence already (by every rule the part uses, of which the hop's are some)."""
     hop = second_hop(cands, overall, parts, question, opts.hop_anchors, opts.hop_bridge_documents)
     if hop is None or not in_main[hop.index]:
         return
     c = cands[hop.index]
     if (c.sentence, c.passage.chunk_id) not in picked.chosen:
         picked.chosen.append((c.sentence, c.passage.chunk_id))
-    if hop.phrase and not picked.parts[0].cast:
-        part = picked.parts[0]
+    part = picked.parts[0]
+    if (
+        hop.phrase
+        and not part.cast
+        and (part.sentence, part.chunk_id) != (c.sentence, c.passage.chunk_id)
+    ):
         picked.parts[0] = replace(part, phrase=hop.phrase, read_from=(c.passage.chunk_id,))
-
-
-def bridge_picks(
-    question: str,
-    parts: Sequence[QuestionPart],
-    cands: list[Candidate],
-    overall: np.ndarray,
-    picked: Picked,
-    opts: ReaderSettings,
-) -> None:
-    """Lead with the candidate of the answer sentence that the chain's bridge modifies
-    (``reader.bridged``)."""
-    part = picked.parts[0] if len(parts) == 1 else None
-    if part is None or part.cast or part.kind in ("YESNO", "LIST") or part.sentence is None:
-        return
-    best = next((c for c in cands if _reads(part, c)), None)
-    if best is None:
-        return
-    found = bridged(
-        parts[0], question, best, part.phrase, cands, overall, opts.bridge_subject_sentences
-    )
-    if found is not None:
-        picked.parts[0] = replace(part, phrase=found)
-
-
-def _reads(part: PartAnswer, c: Candidate) -> bool:
-    """The part's short answer was read from ``c``: its sentence, or the chain's second hop's
-    (``read_from``)."""
-    if part.read_from:
-        return c.passage.chunk_id == part.read_from[0] and (part.phrase or "") in c.sentence
-    return (c.sentence, c.passage.chunk_id) == (part.sentence, part.chunk_id)

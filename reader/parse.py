@@ -240,6 +240,52 @@ def _own_words(value: Any) -> list[Any]:
     return out
 
 
+def of_what(question: str) -> tuple[str, frozenset[str]] | None:
+    """The noun "of what" completes ("... known for his bold depictions of what?" ->
+    depiction) and the words the question describes it with (bold). None when the question
+    asks no such thing."""
+    doc = parsed(question)
+    if doc is None:
+        return None
+    for tok in doc:
+        head = tok.head
+        if tok.lower_ not in ("what", "which") or tok.dep_ != "pobj" or head.lower_ != "of":
+            continue
+        if head.head.pos_ == "NOUN":
+            return str(head.head.lemma_).lower(), _described(head.head)
+    return None
+
+
+def _described(noun: Any) -> frozenset[str]:
+    return frozenset(str(k.lemma_).lower() for k in noun.children if k.dep_ in _DESCRIBING)
+
+
+# The words that describe a noun in its phrase: "bold depictions", "harbour depictions".
+_DESCRIBING = frozenset({"amod", "compound"})
+
+
+def completes(sentence: str, noun: str, described: frozenset[str]) -> str | None:
+    """What ``sentence`` says the ``noun`` is of: "known for his bold depictions of harbour
+    towns" -> "harbour towns" for depiction, by the parse (the object of the noun's "of",
+    with the words below it but what hangs from it by ``_NOT_THE_FIGURE``). When the question
+    describes the noun, the sentence must describe it with one of those words too. None
+    when the sentence completes no such noun."""
+    doc = parsed(_ASIDE.sub("", sentence))
+    if doc is None:
+        return None
+    for tok in doc:
+        if tok.pos_ != "NOUN" or tok.lemma_.lower() != noun:
+            continue
+        if described and not described & _described(tok):
+            continue
+        for prep in (k for k in tok.children if k.dep_ == "prep" and k.lower_ == "of"):
+            for obj in (g for g in prep.children if g.dep_ == "pobj"):
+                words = [w for w in _own_words(obj) if not (w.dep_ == "det" and w.i < obj.i)]
+                span = doc[min(w.i for w in words) : max(w.i for w in words) + 1]
+                return str(span.text)
+    return None
+
+
 def called(sentence: str, noun: str) -> str | None:
     """The name ``sentence`` says is a ``noun``: "Greyfoss is a waterfall on the Elm" is one
     (Greyfoss) for "waterfall", by the parse: the subject of "be" whose attribute has that

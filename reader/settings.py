@@ -62,6 +62,11 @@ class ReaderSettings(BaseModel):
     # on the analyst set it moved 3 of 33 leads (a wrong name to the asked fee, a whole
     # sentence to its figure, one asked figure to the other), on the shared dev halves none.
     figure_sentences: int = Field(default=10, ge=0)
+    # The part's best sentences searched, when none names or figures the asked noun, for one
+    # saying what the noun "of what" completes is of ("... depictions of what?" and "...
+    # depictions of harbour towns"; ``reader.parse.completes``); 0 turns it off. As many as
+    # ``called_sentences``, not tuned.
+    of_what_sentences: int = Field(default=10, ge=0)
     # For sentences about what the anchor sentences name (the multi-hop bridge), with the
     # best sentences of ``anchor_documents`` documents as anchors (f6195b3; a bridge weight of
     # 0.4 and anchors of four or six sentences moved HotpotQA and MuSiQue by one question
@@ -78,11 +83,6 @@ class ReaderSettings(BaseModel):
     # (lead F1 0.155 with titles only -> 0.189 at 2, 0.163 at 3, 0.177 at 4, 0.169 unlimited);
     # the whole runs are in docs/benchmarks.md (session 24).
     hop_bridge_documents: int = Field(default=2, ge=0)
-    # The best sentences about the question's subject whose added names are a chain's
-    # bridges: a short answer that is a bridge gives way to what the answer sentence attaches
-    # to it (``reader.bridged``); 0 turns it off. As many as ``hop_anchors``, not tuned;
-    # MuSiQue dev lead F1 0.243 -> 0.263 on the captured evidence, HotpotQA dev unchanged.
-    bridge_subject_sentences: int = Field(default=3, ge=0)
     # A list answer: items of one enumeration quoted at most, other sentences quoted beside
     # it, and how many of the part's best sentences may open the enumeration. Not tuned: no
     # shared-set question asks for a list of more than a few items.
