@@ -7,7 +7,7 @@ import pytest
 
 from reader.answer_types import Ner, short_answer
 from reader.extractive import extractive_answer
-from reader.parse import Asked, asked, asked_noun, called, role_spans, valued
+from reader.parse import Asked, asked, asked_noun, called, completes, of_what, role_spans, valued
 from reader.settings import ReaderSettings
 from retrieval.embedder import SentenceTransformerEmbedder
 from tests.unit.conftest import Doc
@@ -177,3 +177,65 @@ def test_a_sentence_about_the_subject_that_gives_the_asked_noun_a_figure_answers
     question = "What is the Harbour Museum's capital programme for 2026?"
     ex = extractive_answer(question, evidence, SentenceTransformerEmbedder(), ner=ner)
     assert ex.answer.startswith("£4.2m [plan]"), ex.answer
+
+
+def test_the_noun_of_what_completes_and_how_the_question_describes_it() -> None:
+    assert of_what("Guests include a painter known for his bold depictions of what?") == (
+        "depiction",
+        frozenset({"bold"}),
+    )
+    assert of_what("The festival is held in the capital of what?") == ("capital", frozenset())
+    assert of_what("What is the capital of Norland?") is None
+
+
+@pytest.mark.parametrize(
+    ("sentence", "noun", "described", "found"),
+    [
+        (
+            "Ann Lee is a painter known for her bold depictions of harbour towns at dusk.",
+            "depiction",
+            frozenset({"bold"}),
+            "harbour towns",  # not "at dusk", which hangs from the towns
+        ),
+        (
+            "Ann Lee is a painter known for her careful depictions of harbour towns.",
+            "depiction",
+            frozenset({"bold"}),
+            None,  # described otherwise: not the depictions asked about
+        ),
+        ("Millbrook is the capital of the Oregon coast.", "capital", frozenset(), "Oregon coast"),
+        ("Ann Lee paints harbour towns.", "depiction", frozenset(), None),
+    ],
+)
+def test_what_a_sentence_says_the_noun_is_of(
+    ner: Ner, sentence: str, noun: str, described: frozenset[str], found: str | None
+) -> None:
+    assert completes(sentence, noun, described) == found
+
+
+def test_a_sentence_completing_the_asked_noun_answers_with_what_completes_it(ner: Ner) -> None:
+    """The institute's page names the painter; the painter's page says what he depicts. The
+    names in that sentence (his nationality) do not answer."""
+    evidence = [
+        Doc(
+            "inst",
+            "The Lantern Institute",
+            "Notable speakers at the Lantern Institute included the painter Tom Reed.",
+        ),
+        Doc(
+            "reed",
+            "Tom Reed",
+            "Tom Reed (1921 – 2013) was a Welsh painter known for his bold depictions of "
+            "harbour towns.",
+        ),
+    ]
+    question = (
+        "Speakers at the Lantern Institute include a painter known for his bold depictions of what?"
+    )
+    on = extractive_answer(question, evidence, SentenceTransformerEmbedder(), ner=ner)
+    assert on.answer.startswith("harbour towns [reed]"), on.answer
+    options = ReaderSettings(of_what_sentences=0)
+    off = extractive_answer(
+        question, evidence, SentenceTransformerEmbedder(), ner=ner, options=options
+    )
+    assert not off.answer.startswith("harbour towns"), off.answer
