@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from reader.parse import asked_noun, called, completes, of_what, valued
+from reader.parse import asked_class, asked_noun, called, class_of, completes, of_what, valued
 from reader.question import (
     STOPWORDS,
     Kind,
@@ -256,8 +256,14 @@ def asked_completion(sentence: str, question: str, about_subject: bool) -> str |
     """What ``sentence`` says the noun "of what" completes is of ("... known for his bold
     depictions of what?" and "... known for his bold depictions of harbour towns" -> harbour
     towns; ``reader.parse.completes``): in a sentence about the question's subject, or
-    describing the noun as the question does."""
-    asked = of_what(interrogative_sentence(question))
+    describing the noun as the question does. "What is Greyfoss an instance of?" asks for
+    the class a sentence about the subject puts it in ("Greyfoss is a tall waterfall ..." ->
+    waterfall; ``reader.parse.class_of``)."""
+    asking = interrogative_sentence(question)
+    subject = asked_class(asking)
+    if subject is not None:
+        return class_of(sentence, subject)
+    asked = of_what(asking)
     if asked is None or not (about_subject or asked[1]):
         return None
     found = completes(sentence, *asked)

@@ -257,11 +257,55 @@ def of_what(question: str) -> tuple[str, frozenset[str]] | None:
 
 
 def _described(noun: Any) -> frozenset[str]:
-    return frozenset(str(k.lemma_).lower() for k in noun.children if k.dep_ in _DESCRIBING)
+    return frozenset(str(k.lemma_).lower() for k in noun.children if k.dep_ in _NOUN_MODIFIERS)
 
 
 # The words that describe a noun in its phrase: "bold depictions", "harbour depictions".
-_DESCRIBING = frozenset({"amod", "compound"})
+_NOUN_MODIFIERS = frozenset({"amod", "compound"})
+
+
+# Nouns that ask for a class when "of" is left without its object: "What is Greyfoss an
+# instance of?", "What is Greyfoss a kind of?".
+_CLASS = frozenset({"instance", "kind", "type", "sort", "example"})
+
+
+def asked_class(question: str) -> frozenset[str] | None:
+    """The names in the subject whose class the question asks for ("What is the Greyfoss
+    an instance of?" -> {greyfoss}): the subject of "be" beside a class noun whose "of" has
+    no object. None when the question asks no class of a named subject."""
+    doc = parsed(question)
+    if doc is None:
+        return None
+    for tok in doc:
+        if tok.lemma_.lower() not in _CLASS:
+            continue
+        stranded = any(
+            k.dep_ == "prep" and k.lower_ == "of" and not any(g.dep_ == "pobj" for g in k.children)
+            for k in tok.children
+        )
+        verb = tok.head if tok.head.lemma_ == "be" else tok.head.head
+        subjects = [k for k in verb.children if k.dep_ == "nsubj"] if stranded else []
+        names = [w for w in subjects[0].subtree if w.pos_ == "PROPN"] if subjects else []
+        if names:
+            return frozenset(w.lower_ for w in names)
+    return None
+
+
+def class_of(sentence: str, subject: frozenset[str]) -> str | None:
+    """The class ``sentence`` puts the subject in: "Greyfoss, Elmdale is a tall waterfall on
+    the Elm" -> waterfall for {greyfoss} (the attribute noun of "be" whose subject is a
+    proper name holding one of the subject's words). None when the sentence says no such
+    thing."""
+    doc = parsed(_ASIDE.sub("", sentence))
+    if doc is None:
+        return None
+    for tok in doc:
+        if tok.dep_ != "attr" or tok.pos_ != "NOUN" or tok.head.lemma_ != "be":
+            continue
+        for subj in (k for k in tok.head.children if k.dep_ == "nsubj" and k.pos_ == "PROPN"):
+            if subject & {w.lower_ for w in subj.subtree}:
+                return str(tok.text)
+    return None
 
 
 def completes(sentence: str, noun: str, described: frozenset[str]) -> str | None:

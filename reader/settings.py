@@ -64,8 +64,10 @@ class ReaderSettings(BaseModel):
     figure_sentences: int = Field(default=10, ge=0)
     # The part's best sentences searched, when none names or figures the asked noun, for one
     # saying what the noun "of what" completes is of ("... depictions of what?" and "...
-    # depictions of harbour towns"; ``reader.parse.completes``); 0 turns it off. As many as
-    # ``called_sentences``, not tuned.
+    # depictions of harbour towns"; ``reader.parse.completes``), or, for "What is X an
+    # instance of?", the class a sentence puts X in (``reader.parse.class_of``); 0 turns both
+    # off. As many as ``called_sentences``, not tuned. Replayed on the dev halves' captured
+    # evidence: HotpotQA lead F1 0.518 -> 0.538, MuSiQue 0.243 -> 0.263 (one question each).
     of_what_sentences: int = Field(default=10, ge=0)
     # For sentences about what the anchor sentences name (the multi-hop bridge), with the
     # best sentences of ``anchor_documents`` documents as anchors (f6195b3; a bridge weight of

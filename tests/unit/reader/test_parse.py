@@ -7,7 +7,18 @@ import pytest
 
 from reader.answer_types import Ner, short_answer
 from reader.extractive import extractive_answer
-from reader.parse import Asked, asked, asked_noun, called, completes, of_what, role_spans, valued
+from reader.parse import (
+    Asked,
+    asked,
+    asked_class,
+    asked_noun,
+    called,
+    class_of,
+    completes,
+    of_what,
+    role_spans,
+    valued,
+)
 from reader.settings import ReaderSettings
 from retrieval.embedder import SentenceTransformerEmbedder
 from tests.unit.conftest import Doc
@@ -239,3 +250,37 @@ def test_a_sentence_completing_the_asked_noun_answers_with_what_completes_it(ner
         question, evidence, SentenceTransformerEmbedder(), ner=ner, options=options
     )
     assert not off.answer.startswith("harbour towns"), off.answer
+
+
+def test_the_named_subject_whose_class_is_asked() -> None:
+    assert asked_class("What is the Greyfoss an instance of?") == frozenset({"greyfoss"})
+    assert asked_class("What is Harbour Tales a kind of?") == frozenset({"harbour", "tales"})
+    assert asked_class("What kind of ship carried the cargo?") is None  # "of" has its object
+    assert asked_class("What is the capital of Norland?") is None
+
+
+@pytest.mark.parametrize(
+    ("sentence", "found"),
+    [
+        ("Greyfoss is a tall waterfall on the Elm River.", "waterfall"),
+        ("The Greyfoss Inn is a hotel beside the falls.", "hotel"),  # "greyfoss" in its name
+        ("Harbour Tales is a radio drama about a fishing town.", None),  # another subject
+        ("The falls are beautiful in spring.", None),  # no class
+    ],
+)
+def test_the_class_a_sentence_puts_the_subject_in(
+    ner: Ner, sentence: str, found: str | None
+) -> None:
+    assert class_of(sentence, frozenset({"greyfoss"})) == found
+
+
+def test_a_class_question_answers_with_the_class_its_subject_is_put_in(ner: Ner) -> None:
+    """Another sentence's subject named in the question (the series) is not the subject
+    whose class is asked."""
+    evidence = [
+        Doc("tales", "Harbour Tales", "Harbour Tales is a radio drama written by Ann Lee."),
+        Doc("fall", "Greyfoss", "Greyfoss is a waterfall on the Elm River near Millbrook."),
+    ]
+    question = "What is Greyfoss an instance of, in the town where Harbour Tales is set?"
+    ex = extractive_answer(question, evidence, SentenceTransformerEmbedder(), ner=ner)
+    assert ex.answer.startswith("waterfall [fall]"), ex.answer
