@@ -14,6 +14,7 @@ two-core machine, and an answer weighs hundreds.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
@@ -197,25 +198,34 @@ def compared_role(head: str, verbs: frozenset[str]) -> str | None:
     return None
 
 
+def _nouns(sentence: str, noun: str) -> Iterator[tuple[Any, Any]]:
+    """(parse, token) for each noun of ``sentence`` with the lemma ``noun``; a bracketed
+    aside is read past (it breaks the parse of the clause)."""
+    doc = parsed(_ASIDE.sub("", sentence))
+    for tok in doc if doc is not None else ():
+        if tok.pos_ == "NOUN" and tok.lemma_.lower() == noun:
+            yield doc, tok
+
+
+def _of_objects(tok: Any) -> list[Any]:
+    """The objects of the token's "of": "a budget of £4.2m" -> £4.2m."""
+    return [
+        g
+        for k in tok.children
+        if k.dep_ == "prep" and k.lower_ == "of"
+        for g in k.children
+        if g.dep_ == "pobj"
+    ]
+
+
 def valued(sentence: str, noun: str) -> str | None:
     """The figure ``sentence`` gives the ``noun`` itself, by the parse: "a budget of £4.2m"
     and "the budget is £4.2m" give "£4.2m" for "budget"; "a target of 75% by May" gives
     "75%" for "target" (what hangs from the figure's own words only). A figure is a phrase
     holding a number: "the budget of the museum" gives nothing. None when the sentence gives
     the noun no figure."""
-    doc = parsed(_ASIDE.sub("", sentence))
-    if doc is None:
-        return None
-    for tok in doc:
-        if tok.pos_ != "NOUN" or tok.lemma_.lower() != noun:
-            continue
-        values = [
-            g
-            for k in tok.children
-            if k.dep_ == "prep" and k.lower_ == "of"
-            for g in k.children
-            if g.dep_ == "pobj"
-        ]
+    for doc, tok in _nouns(sentence, noun):
+        values = _of_objects(tok)
         if tok.dep_ == "nsubj" and tok.head.lemma_ == "be":
             values += [k for k in tok.head.children if k.dep_ == "attr"]
         for value in values:
@@ -314,19 +324,12 @@ def completes(sentence: str, noun: str, described: frozenset[str]) -> str | None
     with the words below it but what hangs from it by ``_NOT_THE_FIGURE``). When the question
     describes the noun, the sentence must describe it with one of those words too. None
     when the sentence completes no such noun."""
-    doc = parsed(_ASIDE.sub("", sentence))
-    if doc is None:
-        return None
-    for tok in doc:
-        if tok.pos_ != "NOUN" or tok.lemma_.lower() != noun:
-            continue
+    for doc, tok in _nouns(sentence, noun):
         if described and not described & _described(tok):
             continue
-        for prep in (k for k in tok.children if k.dep_ == "prep" and k.lower_ == "of"):
-            for obj in (g for g in prep.children if g.dep_ == "pobj"):
-                words = [w for w in _own_words(obj) if not (w.dep_ == "det" and w.i < obj.i)]
-                span = doc[min(w.i for w in words) : max(w.i for w in words) + 1]
-                return str(span.text)
+        for obj in _of_objects(tok):
+            words = [w for w in _own_words(obj) if not (w.dep_ == "det" and w.i < obj.i)]
+            return str(doc[min(w.i for w in words) : max(w.i for w in words) + 1].text)
     return None
 
 
