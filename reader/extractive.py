@@ -160,17 +160,15 @@ def _answer_parts(
             pick, answering = calls, [calls, *answering]
         best = candidates[pick]
         found = bool(answering)
-        phrase = None
+        phrase = noun = None
         if found and best.entities:
             roles = cast[1] if cast else ()
             phrase = short_answer(part.kind, best.sentence, best.entities, question, roles)
             if part.kind not in ("YESNO", "LIST"):
-                phrase = (
-                    the_asked(best.sentence, question)
-                    or _figure(part, best, question)
-                    or _completion(part, best, question)
-                    or phrase
-                )
+                named = the_asked(best.sentence, question)
+                if named is None:
+                    noun = _figure(part, best, question) or _completion(part, best, question)
+                phrase = named or noun or phrase
             if phrase and part.kind == "PERSON":
                 phrase = full_name(phrase, best.passage.doc_title, candidates)
         if part.kind == "LIST":
@@ -198,6 +196,7 @@ def _answer_parts(
                 top=bool(answering) and pick == order[0],
                 named=coverage(part, "", everything)[1] if part.name_words else 1.0,
                 cast=cast is not None and part.kind != "LIST",
+                by_noun=noun is not None,
             )
         )
     return out

@@ -60,8 +60,8 @@ def chain(
     opts: ReaderSettings,
 ) -> None:
     """Quote the sentence that answers a chain's second hop (``reader.chain``), and lead
-    with the short answer read from it when there is one, unless the part's answer was read
-    from that sentence already (by every rule the part uses, of which the hop's are some)."""
+    with the short answer read from it when there is one, unless the part read what that
+    same sentence gives the asked noun (``PartAnswer.by_noun``), which the hop does not."""
     hop = second_hop(cands, overall, parts, question, opts.hop_anchors, opts.hop_bridge_documents)
     if hop is None or not in_main[hop.index]:
         return
@@ -69,9 +69,6 @@ def chain(
     if (c.sentence, c.passage.chunk_id) not in picked.chosen:
         picked.chosen.append((c.sentence, c.passage.chunk_id))
     part = picked.parts[0]
-    if (
-        hop.phrase
-        and not part.cast
-        and (part.sentence, part.chunk_id) != (c.sentence, c.passage.chunk_id)
-    ):
+    same = (part.sentence, part.chunk_id) == (c.sentence, c.passage.chunk_id)
+    if hop.phrase and not part.cast and not (same and part.by_noun):
         picked.parts[0] = replace(part, phrase=hop.phrase, read_from=(c.passage.chunk_id,))

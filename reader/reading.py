@@ -40,6 +40,10 @@ class PartAnswer:
     # The short answer fills the role the part asks about, by the parse ("who wrote" ->
     # the one who writes): a chain's second hop does not replace it.
     cast: bool = False
+    # The short answer is what the sentence gives the asked noun (its figure, what it is of,
+    # the class of the asked subject), which a chain's second hop does not read: a hop to the
+    # same sentence keeps it.
+    by_noun: bool = False
 
     @property
     def cites(self) -> str:
