@@ -108,8 +108,8 @@ def asked_noun(question: str) -> str | None:
             if not subjects or subjects[0].pos_ != "NOUN":
                 return None
             noun = subjects[0]
-        elif tok.dep_ == "pobj" and tok.head.lower_ == "of" and tok.head.head.pos_ == "NOUN":
-            noun = tok.head.head  # "... landed a yearly catch of what?"
+        elif _completed(tok) is not None:
+            noun = _completed(tok)  # "... landed a yearly catch of what?"
         else:
             return None
         return str(_named(noun).lemma_).lower()
@@ -258,11 +258,17 @@ def of_what(question: str) -> tuple[str, frozenset[str]] | None:
     if doc is None:
         return None
     for tok in doc:
-        head = tok.head
-        if tok.lower_ not in ("what", "which") or tok.dep_ != "pobj" or head.lower_ != "of":
-            continue
-        if head.head.pos_ == "NOUN":
-            return str(head.head.lemma_).lower(), _described(head.head)
+        noun = _completed(tok) if tok.lower_ in ("what", "which") else None
+        if noun is not None:
+            return str(noun.lemma_).lower(), _described(noun)
+    return None
+
+
+def _completed(tok: Any) -> Any | None:
+    """The noun the word completes by "of" ("a yearly catch of what" -> catch), if any."""
+    head = tok.head
+    if tok.dep_ == "pobj" and head.lower_ == "of" and head.head.pos_ == "NOUN":
+        return head.head
     return None
 
 
@@ -302,20 +308,24 @@ def asked_class(question: str) -> frozenset[str] | None:
 
 
 def class_of(sentence: str, subject: frozenset[str]) -> str | None:
-    """The class ``sentence`` puts the subject in: "Greyfoss, Elmdale is a tall waterfall on
-    the Elm" -> waterfall for {greyfoss} (the attribute noun of "be" whose subject is a
-    proper name holding one of the subject's words). None when the sentence says no such
-    thing."""
-    doc = parsed(_ASIDE.sub("", sentence))
-    if doc is None:
-        return None
-    for tok in doc:
-        if tok.dep_ != "attr" or tok.pos_ != "NOUN" or tok.head.lemma_ != "be":
-            continue
-        for subj in (k for k in tok.head.children if k.dep_ == "nsubj" and k.pos_ == "PROPN"):
-            if subject & {w.lower_ for w in subj.subtree}:
-                return str(tok.text)
+    """The class ``sentence`` puts the subject in: "Greyfoss is a tall waterfall on the Elm"
+    -> waterfall for {greyfoss} (the attribute noun of "be" whose subject is a proper
+    name holding one of the subject's words). None when the sentence says no such thing."""
+    for _, attr, subj in _copulas(sentence):
+        if attr.pos_ == "NOUN" and subject & {w.lower_ for w in subj.subtree}:
+            return str(attr.text)
     return None
+
+
+def _copulas(sentence: str) -> Iterator[tuple[Any, Any, Any]]:
+    """(parse, attribute, subject) for each "<proper name> is a <noun>" of ``sentence``; a
+    bracketed aside ("Greyfoss (Old Norse: ...)") is read past: it breaks the parse of the
+    clause."""
+    doc = parsed(_ASIDE.sub("", sentence))
+    for tok in doc if doc is not None else ():
+        if tok.dep_ == "attr" and tok.head.lemma_ == "be":
+            for subj in (k for k in tok.head.children if k.dep_ == "nsubj" and k.pos_ == "PROPN"):
+                yield doc, tok, subj
 
 
 def completes(sentence: str, noun: str, described: frozenset[str]) -> str | None:
@@ -336,20 +346,13 @@ def completes(sentence: str, noun: str, described: frozenset[str]) -> str | None
 def called(sentence: str, noun: str) -> str | None:
     """The name ``sentence`` says is a ``noun``: "Greyfoss is a waterfall on the Elm" is one
     (Greyfoss) for "waterfall", by the parse: the subject of "be" whose attribute has that
-    lemma, a proper name of one or more words. A bracketed aside ("Greyfoss (Old Norse:
-    ...)") is read past: it breaks the parse of the clause. None when the sentence says no
-    such thing."""
-    doc = parsed(_ASIDE.sub("", sentence))
-    if doc is None:
-        return None
-    for tok in doc:
-        if tok.dep_ != "attr" or tok.lemma_.lower() != noun or tok.head.lemma_ != "be":
+    lemma, a proper name of one or more words (``_copulas``). None when the sentence says
+    no such thing."""
+    for doc, attr, subj in _copulas(sentence):
+        if attr.lemma_.lower() != noun:
             continue
-        for subj in (k for k in tok.head.children if k.dep_ == "nsubj"):
-            if subj.pos_ != "PROPN":
-                continue
-            words = [w for w in subj.subtree if w.dep_ in ("compound", "amod") or w is subj]
-            words = [w for w in words if w.pos_ == "PROPN"]
-            if words and words[-1].i - words[0].i + 1 == len(words):
-                return str(doc[words[0].i : words[-1].i + 1].text)
+        words = [w for w in subj.subtree if w.dep_ in ("compound", "amod") or w.i == subj.i]
+        words = [w for w in words if w.pos_ == "PROPN"]
+        if words and words[-1].i - words[0].i + 1 == len(words):
+            return str(doc[words[0].i : words[-1].i + 1].text)
     return None
