@@ -29,7 +29,13 @@ log = logging.getLogger(__name__)
 def build_embedder(settings: Settings) -> Embedder:
     cfg = settings.embedding
     return make_embedder(
-        cfg.backend, cfg.model, cfg.batch_size, cfg.device, cfg.blas_threads, cfg.torch_threads
+        cfg.backend,
+        cfg.model,
+        cfg.batch_size,
+        cfg.device,
+        cfg.blas_threads,
+        cfg.torch_threads,
+        cfg.precision,
     )
 
 

