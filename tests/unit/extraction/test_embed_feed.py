@@ -100,3 +100,84 @@ def test_names_go_back_to_the_first_model_after_the_block() -> None:
     with locked.names_beside(_Opener(_Gate())):
         pass
     assert locked.embed(["a name"]) == [[1.0]] and locked.count_tokens("x") == 1
+
+
+class _Recorder:
+    """A second copy that embeds like the first and records the calls it was given."""
+
+    model_name = "gate"
+    dimension = 1
+
+    def __init__(self, gate: _Gate) -> None:
+        self.gate = gate
+        self.calls: list[list[str]] = []
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        self.calls.append(list(texts))
+        self.gate.open.set()  # the worker's unit may finish once this one is done
+        return [[1.0] for _ in texts]
+
+    def count_tokens(self, text: str) -> int:
+        return len(text)
+
+
+def test_a_waiting_consumer_embeds_its_batch_on_the_second_copy() -> None:
+    gate = _Gate()
+    replica = _Recorder(gate)
+    locked = LockedEmbedder(gate)
+    batch = ["a", "bb", "ccc", "dddd"]  # two units of two, shortest first
+    with (
+        locked.names_beside(replica),
+        EmbeddingFeed(locked, [batch], unit_rows=2) as feed,
+    ):
+        assert gate.entered.wait(timeout=60)  # the worker holds the first unit
+        assert feed.next() == [[1.0]] * 4
+    assert replica.calls == [["ccc", "dddd"]]
+    assert locked.seconds["chunks"] > 0
+
+
+class _HeldFirst:
+    """The real model, whose first call waits until the second copy has run a unit."""
+
+    def __init__(self, inner: SentenceTransformerEmbedder, opened: threading.Event) -> None:
+        self.inner, self.opened, self.entered = inner, opened, threading.Event()
+        self.model_name, self.dimension = inner.model_name, inner.dimension
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        self.entered.set()
+        assert self.opened.wait(timeout=60), "the consumer never helped"
+        return self.inner.embed(texts)
+
+    def count_tokens(self, text: str) -> int:
+        return self.inner.count_tokens(text)
+
+
+class _Opens(_HeldFirst):
+    """The real second copy: each call it runs lets the first copy go on."""
+
+    calls = 0
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        vectors = self.inner.embed(texts)
+        self.calls += 1
+        self.opened.set()
+        return vectors
+
+
+def test_who_embeds_a_unit_never_changes_a_vector(
+    embedder: SentenceTransformerEmbedder,
+) -> None:
+    texts = [f"Ann Lee wrote {n} letters to the Lantern Institute in Millbrook." for n in range(40)]
+    texts += ["Greyfoss", "the harbour towns of the north coast and their fishing fleets"] * 5
+    batches = [texts[:30], texts[30:]]
+    with EmbeddingFeed(LockedEmbedder(embedder), batches, unit_rows=8) as feed:
+        alone = [feed.next() for _ in batches]
+    opened = threading.Event()
+    first, second = _HeldFirst(embedder, opened), _Opens(embedder.replica(), opened)
+    locked = LockedEmbedder(first)
+    with locked.names_beside(second), EmbeddingFeed(locked, batches, unit_rows=8) as feed:
+        assert first.entered.wait(timeout=60)  # the worker holds the first unit
+        helped = [feed.next() for _ in batches]
+    assert second.calls >= 1  # the consumer ran units of its batch on the second copy
+    assert alone == helped  # the same units, whichever copy ran each: bit for bit
+    assert [len(b) for b in helped] == [30, 20]
