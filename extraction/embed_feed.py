@@ -26,13 +26,18 @@ from typing import TypeVar
 import numpy as np
 
 from core.errors import EmbeddingError
-from retrieval.embedder import Embedder
+from retrieval.embedder import BulkEmbedder, Embedder
 
 _T = TypeVar("_T")
 _POLL_S = 0.2
 DEFAULT_MAX_AHEAD_ROWS = 50_000  # 50k x 384 float32 = 77 MB
 # Texts a unit of the feed embeds in one model call: the embedders' own batch size.
 DEFAULT_UNIT_ROWS = 64
+
+
+def _bulk(model: Embedder) -> Callable[[Sequence[str]], list[list[float]]]:
+    """The model's path for an ingest's texts: its bulk one where it has one."""
+    return model.embed_bulk if isinstance(model, BulkEmbedder) else model.embed
 
 
 class LockedEmbedder:
@@ -74,7 +79,7 @@ class LockedEmbedder:
             self._beside = None
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        return self._call(lambda m: m.embed(texts), foreground=True, purpose="names")
+        return self._call(lambda m: _bulk(m)(texts), foreground=True, purpose="names")
 
     @property
     def has_beside(self) -> bool:
@@ -83,10 +88,10 @@ class LockedEmbedder:
 
     def beside(self, texts: Sequence[str]) -> list[list[float]]:
         """Chunk texts embedded as a foreground call: on the second copy while there is one."""
-        return self._call(lambda m: m.embed(texts), foreground=True, purpose="chunks")
+        return self._call(lambda m: _bulk(m)(texts), foreground=True, purpose="chunks")
 
     def embed_background(self, texts: Sequence[str]) -> list[list[float]]:
-        return self._call(lambda m: m.embed(texts), foreground=False, purpose="chunks")
+        return self._call(lambda m: _bulk(m)(texts), foreground=False, purpose="chunks")
 
     def count_tokens(self, text: str) -> int:
         return self._call(lambda m: m.count_tokens(text), foreground=True, purpose="count_tokens")

@@ -35,13 +35,15 @@ class EmbeddingSettings(BaseModel):
     # embeds took 11.2 CPU s with 2 threads and 0.8 with 1, 64 passages 10.9 and 5.0; with
     # 2 threads and OMP_WAIT_POLICY=PASSIVE, 1.1 and 5.0 (docs/benchmarks.md, "Torch threads").
     torch_threads: int = Field(default=1, ge=0, le=256)
-    # Arithmetic of the torch backend's matrix products. "bfloat16" runs them under torch's
-    # CPU autocast (layer norms, softmax, pooling and the normalisation stay float32); "auto"
-    # picks it where the CPU multiplies bfloat16 natively (AVX-512 BF16 or AMX), float32
-    # elsewhere, where emulated bfloat16 would be slower. On the 2-core AMD EPYC (Zen 4), one
-    # torch thread: 300 MuSiQue passages 11.6 -> 6.4 CPU s, 2,000 entity names 2.6 -> 1.65,
-    # 100 questions one at a time 1.52 -> 1.15; cosine to the float32 vectors at least
-    # 0.99997 (the int8 ONNX model's: 0.9989). docs/benchmarks.md, "Embedding precision".
+    # Arithmetic of the torch backend's matrix products for the ingest's texts (chunks and
+    # entity names; reads stay float32, see SentenceTransformerEmbedder.embed_bulk).
+    # "bfloat16" runs them under torch's CPU autocast (layer norms, softmax, pooling and the
+    # normalisation stay float32); "auto" picks it where the CPU multiplies bfloat16 natively
+    # (AVX-512 BF16 or AMX), float32 elsewhere, where emulated bfloat16 would be slower. On
+    # the 2-core AMD EPYC (Zen 4), one torch thread: 300 MuSiQue passages 11.6 -> 6.4 CPU s,
+    # 2,000 entity names 2.6 -> 1.65; an ingest of 400 MuSiQue passages 17.4-18.0 -> 24.0
+    # passages/s; cosine to the float32 vectors at least 0.99997 (the int8 ONNX model's:
+    # 0.9989), and the same recall (docs/benchmarks.md, "Embedding precision").
     precision: Literal["auto", "float32", "bfloat16"] = "auto"
     # Vectors of the last N texts the reads embedded (retrieval/embedding_cache.py; 0: off),
     # 1.5 KB each: 20,000 are about 31 MB, 500 asks of new evidence. An offline ask embeds about

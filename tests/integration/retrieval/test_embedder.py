@@ -33,8 +33,8 @@ def _cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 @pytest.mark.parametrize("precision", ["float32", "bfloat16"])
 def test_vectors_keep_input_order_and_match_one_at_a_time(precision: str) -> None:
     embedder = SentenceTransformerEmbedder(batch_size=3, precision=precision)  # type: ignore[arg-type]
-    together = np.asarray(embedder.embed(TEXTS))  # several batches, sorted by tokens
-    alone = np.asarray([embedder.embed([t])[0] for t in TEXTS])
+    together = np.asarray(embedder.embed_bulk(TEXTS))  # several batches, sorted by tokens
+    alone = np.asarray([embedder.embed_bulk([t])[0] for t in TEXTS])
     assert together.shape == (len(TEXTS), embedder.dimension)
     if precision == "float32":
         assert np.allclose(together, alone, atol=1e-5)
@@ -84,13 +84,19 @@ def test_threads_embed_while_another_counts_tokens() -> None:
 def test_bfloat16_vectors_are_float32_vectors_within_noise() -> None:
     exact = SentenceTransformerEmbedder(precision="float32")
     fast = SentenceTransformerEmbedder(precision="bfloat16")
-    a, b = np.asarray(exact.embed(TEXTS)), np.asarray(fast.embed(TEXTS))
+    a, b = np.asarray(exact.embed_bulk(TEXTS)), np.asarray(fast.embed_bulk(TEXTS))
     assert (exact.bfloat16, fast.bfloat16) == (False, True)
     assert b.dtype == np.float64 and np.allclose(np.linalg.norm(b, axis=1), 1.0, atol=1e-5)
     assert _cosines(a, b).min() > 0.9999  # 0.99997 measured; the int8 ONNX model's is 0.9989
     assert not np.array_equal(a, b)  # the products did run in bfloat16
     # The same name either way: a store built with one is read with the other.
     assert exact.model_name == fast.model_name
+
+
+def test_reads_stay_float32_whatever_the_precision() -> None:
+    exact = SentenceTransformerEmbedder(precision="float32")
+    fast = SentenceTransformerEmbedder(precision="bfloat16")
+    assert fast.embed(TEXTS) == exact.embed(TEXTS) == exact.embed_bulk(TEXTS)
 
 
 def test_auto_precision_follows_the_cpu() -> None:

@@ -48,10 +48,7 @@ def test_passage_vectors_are_cached_per_model_and_corpus_size(
     assert np.allclose(passage_vectors(PASSAGES, embedder, tmp_path), first * 0.5)
     fewer = passage_vectors(PASSAGES[:2], embedder, tmp_path)
     assert fewer.shape[0] == 2
-    # Computed again, not read from the halved cache: unit vectors, equal to the first ones
-    # up to the noise bfloat16 products add when a text's batch changes.
-    assert np.allclose(np.linalg.norm(fewer, axis=1), 1.0, atol=1e-5)
-    assert (fewer * first[:2]).sum(axis=1).min() > 0.9999
+    assert np.allclose(fewer, first[:2], atol=1e-5)
 
 
 @pytest.mark.parametrize("depth", [1, 3])

@@ -12,8 +12,8 @@ def test_batches_come_back_in_order(embedder: SentenceTransformerEmbedder) -> No
     with EmbeddingFeed(LockedEmbedder(embedder), batches, max_ahead_rows=1) as feed:
         rows = [feed.next() for _ in batches]
     assert [len(r) for r in rows] == [1, 0, 2]
-    direct = embedder.embed(["beta"])[0]
-    assert rows[2][0] == pytest.approx(direct, abs=1e-5)
+    direct = embedder.embed_bulk(["beta", "gamma"])  # the same model call as the feed's
+    assert rows[2] == direct
 
 
 class _Failing:
@@ -146,7 +146,7 @@ class _HeldFirst:
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         self.entered.set()
         assert self.opened.wait(timeout=60), "the consumer never helped"
-        return self.inner.embed(texts)
+        return self.inner.embed_bulk(texts)  # what the feed runs on the real model
 
     def count_tokens(self, text: str) -> int:
         return self.inner.count_tokens(text)
@@ -158,7 +158,7 @@ class _Opens(_HeldFirst):
     calls = 0
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        vectors = self.inner.embed(texts)
+        vectors = self.inner.embed_bulk(texts)
         self.calls += 1
         self.opened.set()
         return vectors
