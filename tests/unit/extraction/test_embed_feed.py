@@ -61,22 +61,23 @@ class _Gate:
 
 
 class _Opener:
-    """The second copy: embedding names opens the gate the first copy is waiting at."""
+    """The second copy: each call it runs opens the gate the first copy is waiting at, and is
+    recorded. It embeds as ``value`` and counts ``2`` tokens a text, or the text's length."""
 
     model_name = "gate"
     dimension = 1
 
-    def __init__(self, gate: _Gate) -> None:
-        self.gate = gate
+    def __init__(self, gate: _Gate, value: float = 2.0, by_length: bool = False) -> None:
+        self.gate, self.value, self.by_length = gate, value, by_length
         self.calls: list[list[str]] = []
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         self.calls.append(list(texts))
         self.gate.open.set()
-        return [[2.0] for _ in texts]
+        return [[self.value] for _ in texts]
 
     def count_tokens(self, text: str) -> int:
-        return 2
+        return len(text) if self.by_length else 2
 
 
 def test_names_beside_run_while_a_chunk_batch_holds_the_first_model() -> None:
@@ -102,28 +103,9 @@ def test_names_go_back_to_the_first_model_after_the_block() -> None:
     assert locked.embed(["a name"]) == [[1.0]] and locked.count_tokens("x") == 1
 
 
-class _Recorder:
-    """A second copy that embeds like the first and records the calls it was given."""
-
-    model_name = "gate"
-    dimension = 1
-
-    def __init__(self, gate: _Gate) -> None:
-        self.gate = gate
-        self.calls: list[list[str]] = []
-
-    def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        self.calls.append(list(texts))
-        self.gate.open.set()  # the worker's unit may finish once this one is done
-        return [[1.0] for _ in texts]
-
-    def count_tokens(self, text: str) -> int:
-        return len(text)
-
-
 def test_a_waiting_consumer_embeds_its_batch_on_the_second_copy() -> None:
     gate = _Gate()
-    replica = _Recorder(gate)
+    replica = _Opener(gate, value=1.0, by_length=True)
     locked = LockedEmbedder(gate)
     batch = ["a", "bb", "ccc", "dddd"]  # two units of two, shortest first
     with (
