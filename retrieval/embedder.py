@@ -101,7 +101,7 @@ class SentenceTransformerEmbedder:
         device: str = "cpu",
         blas_threads: int = 0,
         torch_threads: int = 0,
-        precision: Precision = "auto",
+        precision: Precision = "float32",
     ) -> None:
         # The name leaves the precision out: bfloat16 products give vectors within 3e-5 of
         # float32's in cosine, so a store built with either is queried with the other (the
@@ -386,7 +386,7 @@ def make_embedder(
     device: str = "cpu",
     blas_threads: int = 0,
     torch_threads: int = 0,
-    precision: Precision = "auto",
+    precision: Precision = "float32",
 ) -> Embedder:
     """The adapter a backend names ("auto": torch where sentence-transformers is installed);
     imports nothing heavy until the first embed."""
