@@ -44,10 +44,11 @@ class EmbeddingSettings(BaseModel):
     # 2,000 entity names 2.6 -> 1.65; an ingest of 400 MuSiQue passages 17.4-18.0 -> 24.0
     # passages/s; cosine to the float32 vectors at least 0.99997 (the int8 ONNX model's:
     # 0.9989), and the same recall and answers on the shared sets. Not the default: on the
-    # demo corpus, whose two trusts' priorities documents are near-copies, the bfloat16
-    # store let the other trust's chunk into the subject's evidence ahead of its own third
-    # chunk (tests/integration/agents/test_report_offline.py), and why so small a change
-    # moved it is not yet known (docs/benchmarks.md, "Embedding precision").
+    # demo corpus, whose two trusts' priorities documents are near-copies, the graph preset
+    # scores the subject's chunk 0.0007 above the other trust's in float32, and the bfloat16
+    # store's noise flips them (tests/integration/agents/test_report_offline.py fails); the
+    # ranking should part them by more than noise first (docs/benchmarks.md, "Embedding
+    # precision").
     precision: Literal["auto", "float32", "bfloat16"] = "float32"
     # Vectors of the last N texts the reads embedded (retrieval/embedding_cache.py; 0: off),
     # 1.5 KB each: 20,000 are about 31 MB, 500 asks of new evidence. An offline ask embeds about
