@@ -36,12 +36,12 @@ from bench.environment import describe
 from bench.ingest_digest import GraphRecorder
 from bench.reliability.digest import graph_digest
 from bench.report import emit
+from extraction.embed_feed import bulk_path
 from extraction.loaders import discover, load_file
 from extraction.pipeline import embedding_input
 from kg.container import build
 from kg.settings import Settings, get_settings
-from retrieval.embedder import BulkEmbedder, Embedder
-from retrieval.embedding_cache import CachedEmbedder
+from retrieval.embedder import Embedder
 
 TARGET_RATIO = 0.8
 STORES = ("embedded", "neo4j")
@@ -103,11 +103,9 @@ def _measure(
         sources = sources[:limit]
     # The same inputs the ingest embeds (title-led chunks); one chunk per passage here.
     texts = [embedding_input(s.title, s.text, cfg.ingest.embed_title) for s in sources]
-    model = container.embedder
-    # The model and path the ingest embeds with: past the reads' cache, bfloat16 where the
-    # settings ask for it (``Container.ingestor``).
-    model = model.inner if isinstance(model, CachedEmbedder) else model
-    embed = model.embed_bulk if isinstance(model, BulkEmbedder) else model.embed
+    # The model and path the ingest embeds with (bfloat16 where the settings ask for it).
+    model = container.ingest_model()
+    embed = bulk_path(model)
     embed(texts[:8])  # load and warm the model outside both measurements
     model.count_tokens("warm")
 

@@ -35,7 +35,7 @@ DEFAULT_MAX_AHEAD_ROWS = 50_000  # 50k x 384 float32 = 77 MB
 DEFAULT_UNIT_ROWS = 64
 
 
-def _bulk(model: Embedder) -> Callable[[Sequence[str]], list[list[float]]]:
+def bulk_path(model: Embedder) -> Callable[[Sequence[str]], list[list[float]]]:
     """The model's path for an ingest's texts: its bulk one where it has one."""
     return model.embed_bulk if isinstance(model, BulkEmbedder) else model.embed
 
@@ -79,7 +79,7 @@ class LockedEmbedder:
             self._beside = None
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        return self._call(lambda m: _bulk(m)(texts), foreground=True, purpose="names")
+        return self._call(lambda m: bulk_path(m)(texts), foreground=True, purpose="names")
 
     @property
     def has_beside(self) -> bool:
@@ -88,10 +88,10 @@ class LockedEmbedder:
 
     def beside(self, texts: Sequence[str]) -> list[list[float]]:
         """Chunk texts embedded as a foreground call: on the second copy while there is one."""
-        return self._call(lambda m: _bulk(m)(texts), foreground=True, purpose="chunks")
+        return self._call(lambda m: bulk_path(m)(texts), foreground=True, purpose="chunks")
 
     def embed_background(self, texts: Sequence[str]) -> list[list[float]]:
-        return self._call(lambda m: _bulk(m)(texts), foreground=False, purpose="chunks")
+        return self._call(lambda m: bulk_path(m)(texts), foreground=False, purpose="chunks")
 
     def count_tokens(self, text: str) -> int:
         return self._call(lambda m: m.count_tokens(text), foreground=True, purpose="count_tokens")
@@ -279,7 +279,7 @@ class EmbeddingFeed:
 
     def _take(self, batch: int, units: range) -> list[list[float]]:
         assert self._units is not None
-        out = np.empty((len(self._batches[batch]), 0), dtype=np.float32)
+        out = np.empty((len(self._batches[batch]), self._embedder.dimension), dtype=np.float32)
         with self._cond:
             items = [self._done.pop(u) for u in units]
             self._ahead -= sum(len(self._units[u].rows) for u in units)
@@ -288,8 +288,6 @@ class EmbeddingFeed:
         for u, item in zip(units, items, strict=True):
             if isinstance(item, BaseException):
                 raise item
-            if out.shape[1] == 0:
-                out = np.empty((len(self._batches[batch]), item.shape[1]), dtype=np.float32)
             out[self._units[u].rows] = item
         rows: list[list[float]] = out.tolist()
         return rows

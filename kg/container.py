@@ -130,10 +130,15 @@ class Container:
     store: GraphStore
     extractor: Extractor
 
+    def ingest_model(self) -> Embedder:
+        """The model an ingest embeds with. Ingest embeds each text once: it goes past the
+        reads' cache rather than empty it."""
+        return self.embedder.inner if isinstance(self.embedder, CachedEmbedder) else self.embedder
+
     def ingestor(self) -> Ingestor:
-        # Ingest embeds each text once: it goes past the reads' cache rather than empty it.
-        model = self.embedder.inner if isinstance(self.embedder, CachedEmbedder) else self.embedder
-        return Ingestor(self.store, model, self.extractor, self.settings, self.read_model())
+        return Ingestor(
+            self.store, self.ingest_model(), self.extractor, self.settings, self.read_model()
+        )
 
     _searcher: Searcher | None = field(default=None, init=False, repr=False, compare=False)
     _model: tuple[GraphStore, GraphReadModel] | None = field(
