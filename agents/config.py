@@ -156,10 +156,11 @@ class AgentSettings(BaseModel):
     # admitted windows of 50 HotpotQA and 50 MuSiQue dev questions (5,635 pairs) the 4 pairs
     # of copies had stored cosines of 0.976 and more, and 27 pairs reached 0.85.
     near_duplicate_screen: float = Field(default=0.85, ge=0.0, le=1.0)
-    # A question about one organisation is answered from its own documents first: the
-    # best chunks of documents whose title or source names an entity the question names move
-    # ahead of evidence that does not mention that entity (reached by co-occurrence or words
-    # alone). Three = one short document; 0 turns it off.
+    # A question about one organisation is answered from its own documents first: a chunk
+    # of a parallel document (the same kind of document about another subject, not
+    # mentioning the question's entities) goes behind the first this many chunks of the
+    # subject's own document of that kind (agents/evidence.py, subject_first). Three = one
+    # short document; 0 turns it off.
     subject_first_chunks: int = Field(default=3, ge=0, le=20)
     # Neighbours expanded (planner sub-tasks, gap bridges) are ranked by
     # (1 - w) x authority + w x cosine(question's topic, entity name), the topic being the

@@ -8,18 +8,19 @@ through relations and mention an entity in the top ``strategic_top_share`` by au
 get a multiplicative boost in the final ranking (``primary_boost``, ``strategic_boost``).
 
 Each item carries its document's date, type and subject (``agents.docmeta``). A question about
-one organisation is answered from that organisation's documents first: the best chunks of the
-documents whose title names an entity the question names move ahead of chunks that do not
-mention the question's entities at all, however they were reached (a co-occurrence edge to
-another organisation, shared words); ``subject_first_chunks`` of them.
+one organisation is answered from that organisation's documents first: a chunk of a parallel
+document (one of the same kind about another subject, "ABC Annual Plan" for a question about
+XYZ) goes behind XYZ's own document of that kind when the pool holds it (``subject_first``).
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from agents.config import AgentSettings
-from agents.docmeta import DocIndex
+from agents.docmeta import DocIndex, DocMeta
 from agents.graph_reach import GraphReach
 from agents.models import EvidenceBundle, EvidenceItem, SubTask, Tag
 from retrieval.search_types import SearchResult
@@ -78,37 +79,12 @@ class EvidencePool:
         return EvidenceBundle(items=self._subject_first(items))
 
     def _subject_first(self, items: list[EvidenceItem]) -> list[EvidenceItem]:
-        """The best chunks of the question's subject's own documents ahead of chunks of the
-        same kind of document about another subject ("ABC Annual Plan" for a question about
-        XYZ, whose own "XYZ Annual Plan" is in the pool) that do not mention the question's
-        entities: such a parallel document answers the question for someone else."""
-        n = self._settings.subject_first_chunks
         docs = self.docs
-        if n <= 0 or docs is None or not self._subject_ids:
+        if docs is None:
             return items
-        own = [
-            i
-            for i in items
-            if i.tag == "PRIMARY" and docs.of_chunk(i.chunk_id).subject_ids & self._subject_ids
-        ][:n]
-        kinds = {k for i in own if (k := docs.of_chunk(i.chunk_id).kind)}
-        if not own or not kinds:
-            return items
-        last = items.index(own[-1])
-
-        def parallel(item: EvidenceItem) -> bool:
-            meta = docs.of_chunk(item.chunk_id)
-            return (
-                item.tag == "GENERAL"
-                and meta.kind in kinds
-                and not meta.subject_ids & self._subject_ids
-            )
-
-        moved = [i for i in items[:last] if parallel(i)]
-        if not moved:
-            return items
-        head = [i for i in items[: last + 1] if i not in moved]
-        return head + moved + items[last + 1 :]
+        return subject_first(
+            items, docs.of_chunk, self._subject_ids, self._settings.subject_first_chunks
+        )
 
     def tag(self, chunk_id: str) -> tuple[Tag, int | None, float, str | None]:
         distance = self._reach.chunk_distance(chunk_id)
@@ -148,3 +124,46 @@ class EvidencePool:
             subject=meta.subject if meta else "",
             tokens=hit.tokens,
         )
+
+
+def subject_first(
+    items: list[EvidenceItem],
+    meta: Callable[[str], DocMeta],
+    subject_ids: frozenset[str],
+    per_kind: int,
+) -> list[EvidenceItem]:
+    """``items`` with each parallel document moved behind the subject's own document of its
+    kind. For a question about XYZ whose pool holds "XYZ Annual Plan", a chunk of "ABC Annual
+    Plan" answers the question for someone else: it goes right after the last of XYZ's own
+    annual-plan chunks (the first ``per_kind`` of them, by the pool's order), however it was
+    reached (shared words, a co-occurrence edge, a relation to a high-authority entity that
+    makes it STRATEGIC). Chunks that mention the question's entities (PRIMARY) stay where they
+    are, and so does everything when the pool holds none of the subject's own documents of
+    that kind."""
+    if per_kind <= 0 or not subject_ids:
+        return items
+    anchors: dict[str, str] = {}  # kind -> the last own chunk of that kind kept ahead
+    counts: dict[str, int] = defaultdict(int)
+    for item in items:
+        m = meta(item.chunk_id)
+        own = item.tag == "PRIMARY" and bool(m.subject_ids & subject_ids)
+        if own and m.kind and counts[m.kind] < per_kind:
+            counts[m.kind] += 1
+            anchors[m.kind] = item.chunk_id
+    behind: dict[str, list[EvidenceItem]] = defaultdict(list)
+    waiting: set[str] = set(anchors.values())  # anchors not yet passed
+    moved: set[str] = set()
+    for item in items:
+        waiting.discard(item.chunk_id)
+        m = meta(item.chunk_id)
+        anchor = anchors.get(m.kind) if m.kind else None
+        parallel = item.tag != "PRIMARY" and not m.subject_ids & subject_ids
+        if anchor in waiting and parallel:
+            behind[anchor].append(item)
+            moved.add(item.chunk_id)
+    out: list[EvidenceItem] = []
+    for item in items:
+        if item.chunk_id not in moved:
+            out.append(item)
+            out.extend(behind.get(item.chunk_id, []))
+    return out
