@@ -43,13 +43,12 @@ class EmbeddingSettings(BaseModel):
     # the 2-core AMD EPYC (Zen 4), one torch thread: 300 MuSiQue passages 11.6 -> 6.4 CPU s,
     # 2,000 entity names 2.6 -> 1.65; an ingest of 400 MuSiQue passages 17.4-18.0 -> 24.0
     # passages/s; cosine to the float32 vectors at least 0.99997 (the int8 ONNX model's:
-    # 0.9989), and the same recall and answers on the shared sets. Not the default: on the
-    # demo corpus, whose two trusts' priorities documents are near-copies, the graph preset
-    # scores the subject's chunk 0.0007 above the other trust's in float32, and the bfloat16
-    # store's noise flips them (tests/integration/agents/test_report_offline.py fails); the
-    # ranking should part them by more than noise first (docs/benchmarks.md, "Embedding
-    # precision").
-    precision: Literal["auto", "float32", "bfloat16"] = "float32"
+    # 0.9989), and the same recall and answers on the shared sets. The default since the
+    # agent puts a parallel document (the same kind, about another subject) behind the
+    # subject's own (agents/evidence.py, subject_first): before that, the bfloat16 store's
+    # noise flipped a 0.0007 near-tie on the demo corpus and the parallel priorities document
+    # came first (docs/benchmarks.md, "Embedding precision").
+    precision: Literal["auto", "float32", "bfloat16"] = "auto"
     # Vectors of the last N texts the reads embedded (retrieval/embedding_cache.py; 0: off),
     # 1.5 KB each: 20,000 are about 31 MB, 500 asks of new evidence. An offline ask embeds about
     # 40 texts (its question, the admitted chunks, each candidate sentence), most of its CPU:
