@@ -120,3 +120,39 @@ def test_schema_and_text2cypher(store: Neo4jGraphStore) -> None:
         with pytest.raises(ReadOnlyViolation):
             t2c.ask("Delete everything")
     assert store.counts().entities == 5
+
+
+def _operators(plan: dict[str, object]) -> list[tuple[str, str]]:
+    details = plan.get("args", {})
+    assert isinstance(details, dict)
+    children = plan.get("children", [])
+    assert isinstance(children, list)
+    here = [(str(plan["operatorType"]), str(details.get("Details", "")))]
+    return here + [op for child in children for op in _operators(child)]
+
+
+def test_title_subjects_are_looked_up_by_seeks_right_after_a_first_ingest(
+    store: Neo4jGraphStore,
+) -> None:
+    """An index made on an empty database keeps statistics that say it is empty until they
+    are sampled again; planned with them, the title-subject links scanned every alias for
+    each span of each title (4 of the 5 s that ended a 400-passage ingest). The query names
+    the index, so it seeks whatever the statistics say. Reproduced here: the alias index is
+    made again on the emptied database, then 200 documents are written."""
+    import neo4j
+
+    import cypher
+    from tests.integration.graph_store.neo4j.graphs import DATABASE, PASSWORD, URI, USER
+
+    with neo4j.GraphDatabase.driver(URI, auth=(USER, PASSWORD)) as driver:
+        driver.execute_query("DROP CONSTRAINT alias_normalized IF EXISTS", database_=DATABASE)
+        store.init_schema()  # creates it again, on an empty database
+        docs = [graph(f"t-d{i}", [f"A{i} met B{i}."], [f"A{i}", f"B{i}"], []) for i in range(200)]
+        store.upsert_documents(docs)
+        driver.execute_query("CALL db.clearQueryCaches()", database_=DATABASE)
+        _, summary, _ = driver.execute_query(
+            "PROFILE " + cypher.load("neo4j", "subjects_link"), database_=DATABASE
+        )
+    assert summary.profile is not None
+    on_aliases = [op for op, details in _operators(summary.profile) if ":Alias(" in details]
+    assert on_aliases and all("Seek" in op for op in on_aliases), on_aliases
