@@ -126,6 +126,14 @@ class RetrievalSettings(BaseModel):
     # MuSiQue and +0.025/-0.020 on HotpotQA, and held with 5, 10 or 20 bridge entities.
     bridge_from: int = Field(default=1, ge=0, le=100)
     bridge_entities: int = Field(default=10, ge=0, le=500)
+    # A bridge mentioned in more chunks than this is not followed (0: no limit): its
+    # specificity (linking.specificity) leaves it little weight, and reading every passage
+    # that names it was most of the slowest questions' time on Neo4j (2Wiki at 1x: 1,100-1,300
+    # chunks' similarities and details, about 0.3 s). 250: graph p95 164 / 213 -> 108 / 101 ms
+    # (2.5-2.7 times dense, from 4.3-5.5), recall on MuSiQue and HotpotQA 1-100 the same (one
+    # MuSiQue top 5 reordered; 500 changed none, 100 three) (docs/benchmarks.md, "Scale",
+    # session 34).
+    bridge_max_chunks: int = Field(default=250, ge=0)
     bridge_alpha: float = Field(default=1.0, ge=0.0)
     # Entity linking.
     link_candidates: int = Field(default=10, ge=1, le=100)

@@ -175,6 +175,8 @@ def _bridges(
     bridged: list[list[float]] = []  # per bridge: the question with the bridge added
     for e in top:
         every = chunks_of.get(e, [])
+        if 0 < settings.bridge_max_chunks < len(every):
+            continue
         others = [c for c in every if c not in taken]
         if e not in vectors or not others:
             continue
