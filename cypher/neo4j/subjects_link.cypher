@@ -37,7 +37,7 @@ CALL () {
     // planner's statistics still say the index is empty, and it scanned every alias for
     // every span of every title (400 MuSiQue passages: 7.2 million index entries, 4 s).
     MATCH (a:Alias {normalized: key})-[:ALIAS_OF]->(e:Entity)
-    USING INDEX a:Alias(normalized)
+    USING INDEX SEEK a:Alias(normalized)
     WHERE toUpper(e.type) = 'ORGANIZATION' AND NOT EXISTS { (e)<-[:ABOUT]-(:Document) }
     WITH d, collect({i: i, n: n, e: e}) AS spans
     UNWIND spans AS s
