@@ -11,8 +11,9 @@ import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-# The suite's stores and its `embedder` fixture are the fp32 torch MiniLM (the `torch` extra);
-# the onnx backend, the default of a plain install, has its own tests, which set it.
+# The suite's stores and its `embedder` fixture are the torch MiniLM (the `torch` extra), at the
+# precision a user's ingest gets (`KG_EMBEDDING__PRECISION`, `auto` unless set); the onnx
+# backend, the default of a plain install, has its own tests, which set it.
 os.environ.setdefault("KG_EMBEDDING__BACKEND", "torch")
 
 from kg.container import Container, build
@@ -27,7 +28,7 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 @pytest.fixture(scope="session")
 def embedder() -> SentenceTransformerEmbedder:
-    return SentenceTransformerEmbedder()
+    return SentenceTransformerEmbedder(precision=Settings().embedding.precision)
 
 
 @pytest.fixture()
