@@ -41,10 +41,10 @@ CALLS = (
     "relation_paths",
     "chunk_entities",
     "chunk_details",
-    "chunk_similarities",
+    "chunk_entity_similarities",
     "subject_chunks",
     "entity_chunks",
-    "entity_vectors",
+    "entity_similarities",
 )
 TOP = 5
 

@@ -217,11 +217,12 @@ class GraphReadModel(Protocol):
         """Each chunk's stored embedding (of its document's title and its text, as ingested),
         for comparing chunks with one another without embedding them again."""
 
-    def chunk_similarities(
-        self, chunk_ids: Sequence[str], vectors: Sequence[Sequence[float]]
+    def chunk_entity_similarities(
+        self, chunk_ids: Sequence[str], entity_ids: Sequence[str]
     ) -> dict[str, list[float]]:
-        """Each chunk's cosine with each of ``vectors``, in their order (one read for many
-        query vectors: the graph preset's bridges)."""
+        """Each chunk's cosine with each entity's name embedding, in ``entity_ids``' order (0
+        for an entity without one): the graph preset's bridges, compared in the store, where
+        sending the names' vectors out and back was a round trip of its own on Neo4j."""
 
     def subject_chunks(
         self, entity_ids: Sequence[str], titled: bool = False

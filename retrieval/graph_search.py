@@ -165,38 +165,40 @@ def _bridges(
         paths.start(ahead[:k])
         return {}
     model = chunks.model
-    vectors_read = Reads(settings.parallel_reads).start(model.entity_vectors, top)
     chunks_of = model.entity_chunks(top)
-    vectors = vectors_read.result()
-    q = np.asarray(query, dtype=np.float64)
-    q = q / (np.linalg.norm(q) or 1.0)
     taken = set(first)
-    asks: list[tuple[float, list[str]]] = []  # per bridge: its weight and its other chunks
-    bridged: list[list[float]] = []  # per bridge: the question with the bridge added
+    asks: list[tuple[str, float, list[str]]] = []  # per bridge: it, its weight, its other chunks
     for e in top:
         every = chunks_of.get(e, [])
         if 0 < settings.bridge_max_chunks < len(every):
             continue
         others = [c for c in every if c not in taken]
-        if e not in vectors or not others:
-            continue
-        ev = np.asarray(vectors[e], dtype=np.float64)
-        qe = q + settings.bridge_alpha * ev / (np.linalg.norm(ev) or 1.0)
-        bridged.append((qe / (np.linalg.norm(qe) or 1.0)).tolist())
-        asks.append((specificity(len(every)), others))
-    every_other = list(dict.fromkeys(c for _, others in asks for c in others))
+        if others:
+            asks.append((e, specificity(len(every)), others))
+    every_other = list(dict.fromkeys(c for _, _, others in asks for c in others))
     paths.start([*ahead[:k], *every_other])
     if not asks:
         return {}
-    # One read for every bridge's passages (a read per bridge was ten round trips on Neo4j).
-    sims_read = Reads(settings.parallel_reads).start(model.chunk_similarities, every_other, bridged)
+    # The question moved toward a bridge, q' = (q + alpha e) / |q + alpha e| with q and e unit
+    # vectors, meets a passage c at (c.q + alpha c.e) / sqrt(1 + alpha^2 + 2 alpha q.e): the
+    # store compares the names with the passages and with the question, and no vector leaves
+    # it (on Neo4j the names' vectors were a round trip of their own).
+    bridges = [e for e, _, _ in asks]
+    reads = Reads(settings.parallel_reads)
+    toward_read = reads.start(model.entity_similarities, bridges, query)
+    sims_read = reads.start(model.chunk_entity_similarities, every_other, bridges)
     chunks.fetch(every_other)
-    sims = sims_read.result()
+    toward, sims = toward_read.result(), sims_read.result()
+    alpha = settings.bridge_alpha
     bonus: dict[str, float] = {}
-    for b, (weight, others) in enumerate(asks):
+    for b, (e, weight, others) in enumerate(asks):
+        if e not in toward:  # a name without a vector
+            continue
+        norm = float(np.sqrt(max(1.0 + alpha * alpha + 2.0 * alpha * toward[e], 0.0))) or 1.0
         for c in others:
             if c in sims and chunks.allowed(c):
-                bonus[c] = max(bonus.get(c, 0.0), weight * sims[c][b])
+                moved = (chunks.details[c].similarity + alpha * sims[c][b]) / norm
+                bonus[c] = max(bonus.get(c, 0.0), weight * moved)
     return bonus
 
 

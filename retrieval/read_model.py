@@ -384,15 +384,20 @@ class InMemoryReadModel:
         rows = index.chunk_matrix[[p for _, p in pos]]
         return {c: row.tolist() for (c, _), row in zip(pos, rows, strict=True)}
 
-    def chunk_similarities(
-        self, chunk_ids: Sequence[str], vectors: Sequence[Sequence[float]]
+    def chunk_entity_similarities(
+        self, chunk_ids: Sequence[str], entity_ids: Sequence[str]
     ) -> dict[str, list[float]]:
         index = self.index()
         pos = [(c, p) for c in chunk_ids if (p := index.projection.chunk_pos.get(c)) is not None]
-        if not pos or not vectors:
+        at = index.entity_index
+        named = [(i, p) for i, e in enumerate(entity_ids) if (p := at.get(e)) is not None]
+        if not pos or not entity_ids or index.entity_space is None:
             return {}
-        m = np.asarray(vectors, dtype=np.float32)
-        m = m / np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-12)
+        # unit vectors both: a name's row stays 0 where it has no vector
+        m = np.zeros((len(entity_ids), index.chunk_matrix.shape[1]), dtype=np.float32)
+        if named:
+            rows = index.entity_space.vectors(np.asarray([p for _, p in named], dtype=np.int64))
+            m[[i for i, _ in named]] = rows
         sims = index.chunk_matrix[[p for _, p in pos]] @ m.T
         return {c: [float(x) for x in row] for (c, _), row in zip(pos, sims, strict=True)}
 

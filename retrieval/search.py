@@ -83,13 +83,11 @@ class Searcher:
         if not question.strip() or k <= 0:
             return Retrieval(preset)
         if preset == "graph":
-            # The topology model is pinned (the graph version read) while the question embeds;
-            # the in-memory one takes its index of now, no read: a hand-over to the pool only
-            # waits there under load.
-            remote = isinstance(self._model, TopologyReadModel)
-            pinning = Reads(self._settings.parallel_reads and remote).start(self._graph_model)
+            # The topology model's pin reads the graph version while the question embeds and
+            # the first reads run; the in-memory one takes its index of now, no read.
+            pinned = self._graph_model()
             vector = self._vector(question)
-            return graph_search(question, vector, k, pinning.result(), self._settings, filters)
+            return graph_search(question, vector, k, pinned, self._settings, filters)
         vector = self._vector(question)
         # dense and hybrid read the store's indexes; the in-memory index only for filters
         model = self._pin() if filters is not None and filters.active else None
@@ -101,7 +99,9 @@ class Searcher:
     def _graph_model(self) -> GraphReadModel:
         """The model one graph search reads from its first read to its last: the in-memory
         model's index of now, the topology model's topology of now (its walk and paths)."""
-        if isinstance(self._model, InMemoryReadModel | TopologyReadModel):
+        if isinstance(self._model, TopologyReadModel):
+            return self._model.pinned(Reads(self._settings.parallel_reads))
+        if isinstance(self._model, InMemoryReadModel):
             return self._model.pinned()
         return self._model
 

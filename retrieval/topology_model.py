@@ -18,6 +18,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future
 
 from core.errors import KgError
 from core.memory import release_free_heap
@@ -32,6 +33,7 @@ from graph_store.read_model import (
     ScoredChunk,
 )
 from graph_store.types import TopologyData
+from retrieval.parallel import Reads
 from retrieval.topology import Topology
 
 log = logging.getLogger(__name__)
@@ -61,8 +63,9 @@ class TopologyReadModel:
         self._last_build_s = 0.0
         self._build_lock = threading.Lock()  # one build at a time
         self.builds = 0
-        # A pinned copy's topology (None inside: the inner model's walk), fixed for a search.
-        self._pinned: tuple[Topology | None] | None = None
+        # A pinned copy's topology (None inside: the inner model's walk), fixed for a search;
+        # read while the search's first reads run (``pinned``).
+        self._pinned: Future[Topology | None] | None = None
 
     @property
     def inner(self) -> GraphReadModel:
@@ -74,14 +77,17 @@ class TopologyReadModel:
         if self._current(schedule=False) is None:
             self._build()
 
-    def pinned(self) -> TopologyReadModel:
+    def pinned(self, reads: Reads | None = None) -> TopologyReadModel:
         """This model fixed to the topology of now (or to the inner model's walk and paths
         when there is none current) for the calls of one search: one version read, not one a
-        call, and no search that walks one version and finds paths in the next."""
+        call, and no search that walks one version and finds paths in the next. With
+        ``reads`` the version is read there, and the first call that needs the topology
+        waits for it: a search's candidates and linking, which do not, go on meanwhile (a
+        question whose vector is cached waited a round trip for it)."""
         if self._pinned is not None:
             return self
         twin = copy.copy(self)
-        twin._pinned = (self._current(),)
+        twin._pinned = (reads or Reads(False)).start(self._current)
         return twin
 
     def topology(self) -> Topology | None:
@@ -90,7 +96,7 @@ class TopologyReadModel:
 
     def _current(self, schedule: bool = True) -> Topology | None:
         if self._pinned is not None:
-            return self._pinned[0]
+            return self._pinned.result()
         topology = self._topology
         if topology is not None and topology.version == self._inner.version():
             return topology
@@ -176,7 +182,7 @@ class TopologyReadModel:
     # Only a pinned model answers these here: asking whether the topology is current costs a
     # round trip, as much as the inner model's answer.
     def _held(self) -> Topology | None:
-        return self._pinned[0] if self._pinned is not None else None
+        return self._pinned.result() if self._pinned is not None else None
 
     def entity_names(self, entity_ids: Sequence[str]) -> dict[str, str]:
         topology = self._held()
@@ -245,10 +251,10 @@ class TopologyReadModel:
     def chunk_vectors(self, chunk_ids: Sequence[str]) -> dict[str, list[float]]:
         return self._inner.chunk_vectors(chunk_ids)
 
-    def chunk_similarities(
-        self, chunk_ids: Sequence[str], vectors: Sequence[Sequence[float]]
+    def chunk_entity_similarities(
+        self, chunk_ids: Sequence[str], entity_ids: Sequence[str]
     ) -> dict[str, list[float]]:
-        return self._inner.chunk_similarities(chunk_ids, vectors)
+        return self._inner.chunk_entity_similarities(chunk_ids, entity_ids)
 
     def subject_chunks(
         self, entity_ids: Sequence[str], titled: bool = False

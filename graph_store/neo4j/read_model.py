@@ -285,17 +285,15 @@ class Neo4jReadModel:
         )
         return {r[0]: _detail(r) for r in rows}
 
-    def chunk_similarities(
-        self, chunk_ids: Sequence[str], vectors: Sequence[Sequence[float]]
+    def chunk_entity_similarities(
+        self, chunk_ids: Sequence[str], entity_ids: Sequence[str]
     ) -> dict[str, list[float]]:
-        if not chunk_ids or not vectors:
+        if not chunk_ids or not entity_ids:
             return {}
         rows = self._store.read(
-            "read_chunk_similarities",
-            ids=list(chunk_ids),
-            vectors=[[float(x) for x in v] for v in vectors],
+            "read_chunk_entity_similarities", ids=list(chunk_ids), entities=list(entity_ids)
         )
-        return {r[0]: [cosine_from_score(s) for s in r[1]] for r in rows}
+        return {r[0]: [0.0 if s is None else cosine_from_score(s) for s in r[1]] for r in rows}
 
     def subject_chunks(
         self, entity_ids: Sequence[str], titled: bool = False

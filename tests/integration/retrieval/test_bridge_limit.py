@@ -48,11 +48,11 @@ class _Spy:
         self._model = model
         self.asked: set[str] = set()
 
-    def chunk_similarities(
-        self, chunk_ids: Sequence[str], vectors: Sequence[Sequence[float]]
+    def chunk_entity_similarities(
+        self, chunk_ids: Sequence[str], entity_ids: Sequence[str]
     ) -> dict[str, list[float]]:
         self.asked.update(chunk_ids)
-        return self._model.chunk_similarities(chunk_ids, vectors)
+        return self._model.chunk_entity_similarities(chunk_ids, entity_ids)
 
     def __getattr__(self, name: str) -> object:
         return getattr(self._model, name)

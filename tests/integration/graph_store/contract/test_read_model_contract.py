@@ -122,6 +122,23 @@ def test_linking_inputs_and_chunk_reads(chain: GraphReadModel) -> None:
     assert cosine == pytest.approx(1.0, abs=1e-6)
 
 
+def test_chunks_are_compared_with_names_in_the_order_asked(chain: GraphReadModel) -> None:
+    """The bridges' read: each chunk's cosine with each name's vector, in the order of the
+    names asked, 0 for a name the graph does not hold."""
+    chunk = next(c for c in chain.entity_chunks(["b"])["b"] if c.startswith("t-da-"))
+    got = chain.chunk_entity_similarities([chunk, "missing"], ["t-db", "missing", "a"])
+    assert list(got) == [chunk]
+    stored = np.asarray(chain.chunk_vectors([chunk])[chunk])
+    stored = stored / np.linalg.norm(stored)
+    want = [
+        float(stored @ (np.asarray(v) / np.linalg.norm(v)))
+        for v in (vec(4), None, vec(1))
+        if v is not None
+    ]
+    assert got[chunk] == pytest.approx([want[0], 0.0, want[1]], abs=1e-4)
+    assert chain.chunk_entity_similarities([chunk], []) == {}
+
+
 def test_candidates_come_with_the_details_a_second_read_gives(chain: GraphReadModel) -> None:
     """One read where the store can (Neo4j: the vector and full-text queries return the
     details too) answers as the two reads it saves."""
