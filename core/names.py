@@ -12,8 +12,12 @@ _LEADING = re.compile(r"^(the|a|an)\s+")
 
 def normalize_name(name: str) -> str:
     """Case-, accent-, punctuation- and article-insensitive key for a name."""
-    text = unicodedata.normalize("NFKD", name)
-    text = "".join(c for c in text if not unicodedata.combining(c)).lower()
+    # ASCII decomposes to itself and has no combining marks: most names skip the character loop
+    # (a question's every n-gram is normalised to look its aliases up).
+    if not name.isascii():
+        decomposed = unicodedata.normalize("NFKD", name)
+        name = "".join(c for c in decomposed if not unicodedata.combining(c))
+    text = name.lower()
     text = text.replace("’", "'").replace("'s ", " ")
     text = _NON_WORD.sub(" ", text).replace("_", " ")
     text = " ".join(text.split())

@@ -58,8 +58,10 @@ def _tokenizer() -> Any:
     return spacy.blank("en")
 
 
-def _words(text: str) -> list[str]:
-    return [t.lower_ for t in _tokenizer().make_doc(text) if not t.is_space]
+@functools.lru_cache(maxsize=65536)
+def _words(text: str) -> tuple[str, ...]:
+    """The text's tokens, lower case (kept: the same names come back question after question)."""
+    return tuple(t.lower_ for t in _tokenizer().make_doc(text) if not t.is_space)
 
 
 class Neo4jReadModel:
@@ -116,10 +118,12 @@ class Neo4jReadModel:
         PhraseMatcher does ("AWT's priorities" is not the title "AWT Priorities"); the
         longest spans win and overlapping shorter ones are dropped."""
         doc = _tokenizer().make_doc(question)
+        # A span's text as spaCy's Span.text gives it, without making a Span an n-gram.
+        texts, spaced = [t.text for t in doc], [t.text_with_ws for t in doc]
         spans: dict[str, list[tuple[int, int, str]]] = {}
         for i in range(len(doc)):
             for j in range(i + 1, min(len(doc), i + MAX_ALIAS_WORDS) + 1):
-                text = doc[i:j].text
+                text = "".join(spaced[i : j - 1]) + texts[j - 1]
                 key = normalize_name(text)
                 if key:
                     spans.setdefault(key, []).append((i, j, text))
