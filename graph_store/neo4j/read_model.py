@@ -58,7 +58,7 @@ def _tokenizer() -> Any:
     return spacy.blank("en")
 
 
-@functools.lru_cache(maxsize=65536)
+@functools.lru_cache(maxsize=8192)
 def _words(text: str) -> tuple[str, ...]:
     """The text's tokens, lower case (kept: the same names come back question after question)."""
     return tuple(t.lower_ for t in _tokenizer().make_doc(text) if not t.is_space)
