@@ -81,6 +81,10 @@ def test_multihop_latency_and_report_on_the_sample(tmp_path: Path) -> None:
     for stats in latency["presets"].values():
         assert 0 < stats["p50_ms"] <= stats["p95_ms"] <= stats["max_ms"]
     assert latency["ratio_to_dense"]["dense"] == {"p50": 1.0, "p95": 1.0}
+    # One search a question embeds it; the others find its vector cached.
+    split = latency["by_embedding"]["presets"]
+    assert sum(s["embedded"]["n"] for s in split.values()) == 2
+    assert all(s["embedded"]["n"] + s["cached"]["n"] == 2 for s in split.values())
     assert "passage-derived" in latency["questions"]["source"]
 
     combined, png = tmp_path / "multihop.json", tmp_path / "multihop.png"
