@@ -200,14 +200,11 @@ class GraphReadModel(Protocol):
     def entity_chunks(self, entity_ids: Sequence[str]) -> dict[str, list[str]]:
         """The chunks that mention each entity."""
 
-    def entity_vectors(self, entity_ids: Sequence[str]) -> dict[str, list[float]]:
-        """Each entity's name embedding."""
-
     def entity_similarities(
         self, entity_ids: Sequence[str], vector: Sequence[float]
     ) -> dict[str, float]:
-        """Each entity's name-embedding cosine with ``vector`` (one number an entity, where
-        ``entity_vectors`` sends 384: the agent weighs every entity a question reaches)."""
+        """Each entity's name-embedding cosine with ``vector`` (one number an entity, not its
+        384: the agent weighs every entity a question reaches)."""
 
     def chunk_details(
         self, chunk_ids: Sequence[str], vector: Sequence[float] | None = None

@@ -321,14 +321,6 @@ class InMemoryReadModel:
             if (pos := index.entity_index.get(e)) is not None
         }
 
-    def entity_vectors(self, entity_ids: Sequence[str]) -> dict[str, list[float]]:
-        index = self.index()
-        pos = [(e, p) for e in entity_ids if (p := index.entity_index.get(e)) is not None]
-        if index.entity_space is None or not pos:
-            return {}
-        rows = index.entity_space.vectors(np.asarray([p for _, p in pos], dtype=np.int64))
-        return {e: row.tolist() for (e, _), row in zip(pos, rows, strict=True)}
-
     def entity_similarities(
         self, entity_ids: Sequence[str], vector: Sequence[float]
     ) -> dict[str, float]:
@@ -389,10 +381,10 @@ class InMemoryReadModel:
     ) -> dict[str, list[float]]:
         index = self.index()
         pos = [(c, p) for c in chunk_ids if (p := index.projection.chunk_pos.get(c)) is not None]
-        at = index.entity_index
-        named = [(i, p) for i, e in enumerate(entity_ids) if (p := at.get(e)) is not None]
         if not pos or not entity_ids or index.entity_space is None:
             return {}
+        at = index.entity_index
+        named = [(i, p) for i, e in enumerate(entity_ids) if (p := at.get(e)) is not None]
         # unit vectors both: a name's row stays 0 where it has no vector
         m = np.zeros((len(entity_ids), index.chunk_matrix.shape[1]), dtype=np.float32)
         if named:

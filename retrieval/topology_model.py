@@ -235,9 +235,6 @@ class TopologyReadModel:
     def authority_percentiles(self, entity_ids: Sequence[str]) -> dict[str, float]:
         return self._inner.authority_percentiles(entity_ids)
 
-    def entity_vectors(self, entity_ids: Sequence[str]) -> dict[str, list[float]]:
-        return self._inner.entity_vectors(entity_ids)
-
     def entity_similarities(
         self, entity_ids: Sequence[str], vector: Sequence[float]
     ) -> dict[str, float]:

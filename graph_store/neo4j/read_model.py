@@ -328,12 +328,6 @@ class Neo4jReadModel:
         )
         return {r[0]: cosine_from_score(r[1]) for r in rows if r[1] is not None}
 
-    def entity_vectors(self, entity_ids: Sequence[str]) -> dict[str, list[float]]:
-        if not entity_ids:
-            return {}
-        rows = self._store.read("read_entity_vectors", ids=list(entity_ids))
-        return {r[0]: [float(x) for x in r[1]] for r in rows if r[1] is not None}
-
     def chunk_vectors(self, chunk_ids: Sequence[str]) -> dict[str, list[float]]:
         if not chunk_ids:
             return {}

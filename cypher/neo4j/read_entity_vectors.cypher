@@ -1,3 +1,0 @@
-UNWIND $ids AS id
-MATCH (e:Entity {id: id})
-RETURN e.id, e.embedding
