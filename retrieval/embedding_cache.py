@@ -85,6 +85,11 @@ class CachedEmbedder:
         rows: list[list[float]] = [found[k].tolist() for k in keys]
         return rows
 
+    def clear(self) -> None:
+        """Forget every vector (a benchmark timing searches as new questions)."""
+        with self._lock:
+            self._vectors.clear()
+
     def _keep(self, computed: dict[bytes, np.ndarray]) -> None:
         with self._lock:
             for key, vector in computed.items():

@@ -63,6 +63,16 @@ def test_the_least_recently_used_text_goes_first(onnx: OnnxEmbedder) -> None:
     assert cache.misses == misses + 1  # pushed out, embedded again
 
 
+def test_a_cleared_cache_embeds_every_text_again(onnx: OnnxEmbedder) -> None:
+    cache = CachedEmbedder(onnx, max_entries=100)
+    cache.embed(TEXTS[:2])
+    cache.clear()
+    assert len(cache) == 0
+    misses = cache.misses
+    assert cache.embed(TEXTS[:2]) == onnx.embed(TEXTS[:2])
+    assert cache.misses == misses + 2
+
+
 def test_zero_entries_keeps_nothing(onnx: OnnxEmbedder) -> None:
     cache = CachedEmbedder(onnx, max_entries=0)
     assert cache.embed(TEXTS) == onnx.embed(TEXTS)
