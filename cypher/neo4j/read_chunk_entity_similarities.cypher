@@ -7,7 +7,10 @@ CALL () {
   OPTIONAL MATCH (e:Entity {id: id})
   RETURN collect([e.embedding]) AS names
 }
+// Each chunk's vector is read once into a variable: named inside the list it was read from
+// the store once per name (265 chunks x 9 names: 60-66 ms against 27 ms).
 UNWIND $ids AS id
 MATCH (c:Chunk {id: id})
-RETURN c.id, [v IN names | CASE WHEN v[0] IS NULL THEN null
-                                ELSE vector.similarity.cosine(c.embedding, v[0]) END]
+WITH c.id AS chunk, c.embedding AS vector, names
+RETURN chunk, [v IN names | CASE WHEN v[0] IS NULL THEN null
+                                 ELSE vector.similarity.cosine(vector, v[0]) END]
