@@ -7,7 +7,7 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from extraction.pipeline import IngestReport
+from extraction.ingest_report import IngestReport
 
 T = TypeVar("T")
 

@@ -40,6 +40,10 @@ class RelationFact(NamedTuple):
 class ChunkFacts:
     mentions: Counter[str] = field(default_factory=Counter)
     relations: list[RelationFact] = field(default_factory=list)
+    # The entities the extractor's NER labelled as values (dates, amounts, counts), with
+    # character offsets in the chunk: numeric facts label their numbers from them instead of
+    # parsing the chunk's sentences again. None where no NER ran.
+    values: list[tuple[int, int, str]] | None = None
 
 
 @dataclass
@@ -57,6 +61,8 @@ class DocFacts:
     # Names that may be two ("A and B", "Chief Executive Jane Smith"): candidate splits as
     # written, split by resolution when both parts are names on their own.
     compounds: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    # The trained spaCy pipeline whose NER gave the chunks' ``values`` ("" for none).
+    ner_model: str = ""
 
     def merge(self, other: DocFacts) -> None:
         """Add another extractor's facts about the same document (same chunks)."""

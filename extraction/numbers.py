@@ -142,8 +142,15 @@ def parse_amount(text: str) -> NumberMention:
     return found[0]
 
 
-def extract_numbers(text: str, nlp: Any | None = None) -> list[NumberMention]:
-    """Every number in ``text`` in order, labelled by ``nlp``'s entities when it has NER."""
+# An entity spaCy found: (start, end) in characters, and its label.
+ValueSpan = tuple[int, int, str]
+
+
+def extract_numbers(
+    text: str, nlp: Any | None = None, spans: Sequence[ValueSpan] | None = None
+) -> list[NumberMention]:
+    """Every number in ``text`` in order, labelled by ``nlp``'s entities when it has NER, or
+    by ``spans`` (``value_spans`` of a parse already made, offsets in ``text``)."""
     found: list[NumberMention] = []
     for m in _NUMBER.finditer(text):
         raw = m.group("num")
@@ -160,7 +167,11 @@ def extract_numbers(text: str, nlp: Any | None = None) -> list[NumberMention]:
         value = float(_WORDS[m.group("word").lower()])
         found.append(NumberMention(m.group(), value, unit, "QUANTITY", m.start(), m.end()))
     found.sort(key=lambda n: n.start)
-    return _relabel(text, found, nlp) if nlp is not None and needs_labels(found) else found
+    if not needs_labels(found):
+        return found
+    if spans is not None:
+        return relabel(found, spans)
+    return relabel(found, value_spans(nlp(text))) if nlp is not None else found
 
 
 def needs_labels(found: Sequence[NumberMention]) -> bool:
@@ -168,10 +179,13 @@ def needs_labels(found: Sequence[NumberMention]) -> bool:
     return any(n.label in _RELABELLED for n in found)
 
 
-def _relabel(text: str, found: list[NumberMention], nlp: Any) -> list[NumberMention]:
+def value_spans(doc: Any) -> list[ValueSpan]:
+    """The entities of a parsed ``doc`` that can label a number."""
+    return [(e.start_char, e.end_char, e.label_) for e in doc.ents if e.label_ in _LABELS]
+
+
+def relabel(found: Sequence[NumberMention], spans: Sequence[ValueSpan]) -> list[NumberMention]:
     """spaCy's entity label where an entity covers the number ("in March 2026" is a DATE)."""
-    doc = nlp(text)
-    spans = [(e.start_char, e.end_char, e.label_) for e in doc.ents if e.label_ in _LABELS]
     out = []
     for n in found:
         # The unit read from the text outranks the small model's guess ("3.5 per cent"
@@ -273,10 +287,13 @@ def same_number(a: float, b: float, tolerance: float = 0.005) -> bool:
 __all__ = [
     "Direction",
     "NumberMention",
+    "ValueSpan",
     "direction_of",
     "extract_numbers",
     "format_value",
     "needs_labels",
     "parse_amount",
+    "relabel",
     "same_number",
+    "value_spans",
 ]

@@ -18,12 +18,19 @@ from typing import Any
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
+from extraction.facts import DocFacts
 from extraction.nlp import split_sentences
-from extraction.numbers import NumberMention, direction_of, extract_numbers, needs_labels
+from extraction.numbers import (
+    NumberMention,
+    ValueSpan,
+    direction_of,
+    extract_numbers,
+    needs_labels,
+)
 from graph_schema import Alias, Entity, Mention, NumericFact
 
 # Part of the extractor version: a change to what is read marks every document for rebuilding.
-NUMERIC_FACTS_VERSION = "1"
+NUMERIC_FACTS_VERSION = "2"
 _ASCII_DIGIT = re.compile(r"[0-9]")
 _PIPE_BATCH = 256  # sentences per spaCy batch, as extraction streams chunks
 _FACT_LABELS = {"MONEY", "PERCENT", "QUANTITY", "CARDINAL"}
@@ -87,6 +94,9 @@ class FactSource:
     entities: Sequence[Entity]
     aliases: Sequence[Alias]
     mentions: Sequence[Mention]
+    # Per chunk, in order: the value entities the extraction's NER found in it (offsets in
+    # the chunk's text), or None where it ran none. Empty: none for any chunk.
+    values: Sequence[Sequence[ValueSpan] | None] = ()
 
 
 def chunk_facts(
@@ -101,20 +111,58 @@ def chunk_facts(
     return chunk_facts_many([FactSource(doc_id, chunks, entities, aliases, mentions)], nlp)[0]
 
 
+def chunk_values(facts: DocFacts, model: str) -> list[list[ValueSpan] | None]:
+    """A document's chunks' value entities (``FactSource.values``), given only when the
+    pipeline numeric facts would run (``model``) is the one whose NER found them."""
+    if not model or facts.ner_model != model:
+        return []
+    return [c.values for c in facts.chunks]
+
+
 def chunk_facts_many(docs: Sequence[FactSource], nlp: Any | None = None) -> list[list[NumericFact]]:
-    """The numeric facts of many documents, ``nlp`` run once over all their sentences whose
-    numbers it can relabel (one ``nlp.pipe`` stream, each distinct sentence once): per-sentence
-    calls cost most of an ingest's time beyond extraction."""
-    split = [[(cid, split_sentences(text)) for cid, text in d.chunks] for d in docs]
+    """The numeric facts of many documents. A chunk the extraction's NER read gives its
+    sentences' numbers their labels from that reading (``FactSource.values``); ``nlp`` runs
+    once over the other sentences whose numbers it can relabel (one ``nlp.pipe`` stream, each
+    distinct sentence once): this second NER pass cost 2.1 of an ingest's 19.4 s (400 MuSiQue
+    passages, where extraction's own NER took 5.3)."""
+    split = [_split(d) for d in docs]
     wanted = {
-        sentence: None
+        s.text: None
         for chunks in split
         for _, sentences in chunks
-        for sentence in sentences
-        if _has_digit(sentence) and needs_labels(extract_numbers(sentence))
+        for s in sentences
+        if s.spans is None and _has_digit(s.text) and needs_labels(extract_numbers(s.text))
     }
-    parsed = _Parsed(nlp, list(wanted)) if nlp is not None else None
+    parsed = _Parsed(nlp, list(wanted)) if nlp is not None and wanted else None
     return [_doc_facts(d, chunks, parsed) for d, chunks in zip(docs, split, strict=True)]
+
+
+@dataclass(frozen=True)
+class _Sentence:
+    text: str
+    # The chunk's value entities shifted to this sentence's offsets; None: parse it alone.
+    spans: list[ValueSpan] | None
+
+
+def _split(doc: FactSource) -> list[tuple[str, list[_Sentence]]]:
+    """Each chunk's sentences, with the extraction's value entities where it has them. A
+    sentence is found in its chunk's text as written (chunks are sentences joined by a
+    space); one that is not (whitespace the split collapsed) is parsed on its own."""
+    out = []
+    for i, (cid, text) in enumerate(doc.chunks):
+        values = doc.values[i] if i < len(doc.values) else None
+        sentences, at = [], 0
+        for sentence in split_sentences(text):
+            start = text.find(sentence, at) if values is not None else -1
+            if values is None or start < 0:
+                sentences.append(_Sentence(sentence, None))
+                continue
+            end = start + len(sentence)
+            at = end
+            shifted = [(s - start, e - start, lab) for s, e, lab in values if s < end and e > start]
+            sentences.append(_Sentence(sentence, shifted))
+        out.append((cid, sentences))
+    return out
 
 
 def _has_digit(sentence: str) -> bool:
@@ -138,7 +186,7 @@ class _Parsed:
 
 
 def _doc_facts(
-    doc: FactSource, split: list[tuple[str, list[str]]], nlp: _Parsed | None
+    doc: FactSource, split: list[tuple[str, list[_Sentence]]], nlp: _Parsed | None
 ) -> list[NumericFact]:
     doc_id = doc.doc_id
     label = {e.id: e.name for e in doc.entities}
@@ -159,12 +207,13 @@ def _doc_facts(
     for chunk_id, sentences in split:
         ranked = [e for e, _ in by_chunk.get(chunk_id, Counter()).most_common()]
         n = 0
-        for sentence in sentences:
+        for parsed in sentences:
+            sentence = parsed.text
             if not _has_digit(sentence):
                 continue
             entity_id, said = _about(sentence, ranked, names)
             entity_id = entity_id or main
-            numbers = extract_numbers(sentence, nlp)
+            numbers = extract_numbers(sentence, nlp, parsed.spans)
             for i, number in enumerate(numbers):
                 start = numbers[i - 1].end if i else 0
                 fact = _fact(number, sentence, start, said)
@@ -213,5 +262,6 @@ __all__ = [
     "FactSource",
     "chunk_facts",
     "chunk_facts_many",
+    "chunk_values",
     "measure_words",
 ]

@@ -25,9 +25,15 @@ from extraction.chunking import chunk_text
 from extraction.config import IngestHost
 from extraction.embed_feed import EmbeddingFeed, LockedEmbedder
 from extraction.facts import DocFacts, Extractor
+from extraction.ingest_report import IngestReport, PhaseClock
 from extraction.loaders import SourceDocument, discover, load_file
 from extraction.nlp import load_pipeline, resolve_model
-from extraction.numeric_facts import NUMERIC_FACTS_VERSION, FactSource, chunk_facts_many
+from extraction.numeric_facts import (
+    NUMERIC_FACTS_VERSION,
+    FactSource,
+    chunk_facts_many,
+    chunk_values,
+)
 from extraction.resolution import Resolver
 from extraction.run_markers import RunMarkers
 from graph_schema import Chunk, Document, DocumentGraph
@@ -49,41 +55,6 @@ def embedding_input(title: str, text: str, with_title: bool) -> str:
     if not with_title or not title.strip() or text.lstrip().startswith(title.strip()):
         return text  # no title, or the chunk opens with it already (a heading)
     return f"{title.strip()}\n{text}"
-
-
-@dataclass
-class IngestReport:
-    files: int = 0
-    documents_seen: int = 0
-    added: int = 0
-    updated: int = 0
-    unchanged: int = 0
-    # committed by an ingest that died, deleted and written again with this call's evidence
-    redone: int = 0
-    chunks_written: int = 0
-    failed: list[InputError] = field(default_factory=list)
-    seconds: float = 0.0
-    # entity resolution
-    entities: int = 0
-    new_entities: int = 0
-    merged: int = 0
-    same_as: int = 0
-    # LLM extraction (all zero on the rules-only path)
-    llm_requests: int = 0
-    llm_cached: int = 0
-    llm_failed_chunks: int = 0
-    llm_retries: int = 0
-    llm_chunks: int = 0  # chunks asked of the LLM (cached ones not included)
-    tokens_in: int = 0
-    tokens_out: int = 0
-    # wall seconds per phase; phases overlap with the background chunk embedding
-    phases: dict[str, float] = field(default_factory=dict)
-    # wall seconds the embedding model ran, by purpose (chunks, names, count_tokens)
-    model_seconds: dict[str, float] = field(default_factory=dict)
-
-    @property
-    def written(self) -> int:
-        return self.added + self.updated
 
 
 @dataclass
@@ -203,7 +174,7 @@ class Ingestor:
     def _write(
         self, pending: list[_Pending], report: IngestReport, progress: ProgressHook | None
     ) -> None:
-        clock = _Clock(report)
+        clock = PhaseClock(report)
         model_before = dict(self._embedder.seconds)
         with clock("chunk"):
             for item in pending:
@@ -329,6 +300,7 @@ class Ingestor:
     ) -> list[DocumentGraph]:
         now = datetime.now(UTC)
         rows = iter(vectors)
+        model = resolve_model(self._settings.extraction.spacy_model)
         built = []
         for item in batch:
             assert item.facts is not None
@@ -358,9 +330,10 @@ class Ingestor:
                 )
                 for cid, (idx, text, tokens) in zip(cids, item.chunks, strict=True)
             ]
-            built.append((document, chunks, resolved))
-        # The batch's numbers in one spaCy stream (per-sentence calls were the largest cost
-        # beyond extraction itself).
+            built.append((document, chunks, resolved, chunk_values(item.facts, model)))
+        # The batch's numbers: labelled from the extraction's NER where the same pipeline
+        # read the chunks, the other sentences in one spaCy stream (per-sentence calls were
+        # the largest cost beyond extraction itself).
         facts = (
             chunk_facts_many(
                 [
@@ -370,10 +343,11 @@ class Ingestor:
                         resolved.entities,
                         resolved.aliases,
                         resolved.mentions,
+                        values,
                     )
-                    for document, chunks, resolved in built
+                    for document, chunks, resolved, values in built
                 ],
-                load_pipeline(resolve_model(self._settings.extraction.spacy_model)),
+                load_pipeline(model),
             )
             if self._numeric_facts()
             else [[] for _ in built]
@@ -389,25 +363,5 @@ class Ingestor:
                 same_as=tuple(resolved.same_as),
                 numeric_facts=tuple(numbers),
             )
-            for (document, chunks, resolved), numbers in zip(built, facts, strict=True)
+            for (document, chunks, resolved, _), numbers in zip(built, facts, strict=True)
         ]
-
-
-class _Clock:
-    """Adds wall seconds per named phase to the report."""
-
-    def __init__(self, report: IngestReport) -> None:
-        self._report = report
-        self._name = ""
-        self._start = 0.0
-
-    def __call__(self, name: str) -> _Clock:
-        self._name = name
-        return self
-
-    def __enter__(self) -> None:
-        self._start = time.perf_counter()
-
-    def __exit__(self, *exc: object) -> None:
-        spent = time.perf_counter() - self._start
-        self._report.phases[self._name] = self._report.phases.get(self._name, 0.0) + spent

@@ -32,6 +32,7 @@ from extraction.facts import (
 )
 from extraction.names import ARTICLES, NameSpan, find_names, is_acronym
 from extraction.nlp import load_pipeline
+from extraction.numbers import value_spans
 
 # Bump whenever the extraction output for the same text changes: stored documents written by
 # another version are re-extracted by the next ingest or sync.
@@ -148,8 +149,13 @@ class SpacyRuleExtractor:
             chunks=[],
         )
         strong: set[str] = set()
+        ner = "ner" in self._pipeline().pipe_names
+        if ner:
+            facts.ner_model = self._trained_model
         for doc in parsed:
-            cf = ChunkFacts()
+            # The value entities, for numeric facts (extraction/numeric_facts.py), which would
+            # otherwise run this NER again over the chunk's sentences with numbers.
+            cf = ChunkFacts(values=value_spans(doc) if ner else None)
             if title_key:
                 cf.mentions[title_key] += 1
             for sent in doc.sents:

@@ -33,9 +33,10 @@ from pathlib import Path
 
 from core.errors import InputError
 from core.names import content_hash, doc_id
+from extraction.ingest_report import IngestReport
 from extraction.loaders import SourceDocument, discover, load_file
 from extraction.manifest import MANIFEST, FileEntry, Manifest, entry_for, stamp
-from extraction.pipeline import Ingestor, IngestReport, ProgressHook
+from extraction.pipeline import Ingestor, ProgressHook
 from extraction.sync_closure import doc_entities, related_entities
 from extraction.sync_report import SyncFailure, SyncReport
 from graph_store import GraphStore

@@ -26,8 +26,8 @@ from api.schemas import (
 )
 from core.errors import InputError, NotFoundError
 from core.names import doc_id
+from extraction.ingest_report import IngestReport
 from extraction.loaders import SourceDocument, discover, load_file
-from extraction.pipeline import IngestReport
 
 router = APIRouter(prefix="/v1", tags=["documents"])
 

@@ -121,3 +121,51 @@ def test_a_streamed_sentence_is_labelled_as_a_call_on_it_alone() -> None:
     streamed = _Parsed(nlp, sentences)
     for s in sentences:
         assert extract_numbers(s, streamed) == extract_numbers(s, nlp)
+
+
+def test_a_chunk_the_extraction_parsed_is_labelled_from_that_parse() -> None:
+    """The extractor's value entities label the numbers (no second NER pass: no ``nlp`` is
+    given); here the chunk's parse and each sentence's alone agree, so the facts are equal.
+    A sentence the split collapsed whitespace in is not found in the chunk as written and
+    falls back to its own parse."""
+    from extraction.numbers import value_spans
+    from extraction.numeric_facts import FactSource, chunk_facts_many
+    from extraction.spacy_rules import SpacyRuleExtractor
+
+    nlp = load_pipeline(DEFAULT_TRAINED)
+    scheme = Entity(id="e1", name="Sample Relief Scheme", type="ORG")
+    text = (
+        "In March 2031 the Sample Relief Scheme paid £90 to 1,400 people. "
+        "The Sample Relief Scheme ran from 1998 to 2004 with 12 staff and 3.5 per cent."
+    )
+    (facts,) = SpacyRuleExtractor(DEFAULT_TRAINED).extract_many([("Sample", [text])])
+    assert facts.ner_model == DEFAULT_TRAINED
+    assert facts.chunks[0].values == value_spans(nlp(text)) and facts.chunks[0].values
+
+    def source(chunk: str, values: list[list[tuple[int, int, str]] | None]) -> FactSource:
+        mention = Mention(chunk_id="d-c0", entity_id="e1")
+        return FactSource("d", [("d-c0", chunk)], [scheme], [], [mention], values)
+
+    from_parse = chunk_facts_many([source(text, [facts.chunks[0].values])], None)
+    alone = chunk_facts_many([source(text, [])], nlp)
+    assert from_parse == alone and from_parse[0]
+    assert {f.value for f in from_parse[0]} >= {1400.0, 12.0}
+
+    # Two spaces inside a sentence: the split collapses them, so the sentence is not found
+    # in the chunk and is parsed alone, as before.
+    spaced = text.replace("paid £90", "paid  £90")
+    parsed = SpacyRuleExtractor(DEFAULT_TRAINED).extract_many([("Sample", [spaced])])[0]
+    got = chunk_facts_many([source(spaced, [parsed.chunks[0].values])], nlp)
+    assert [(f.value, f.measure) for f in got[0]] == [(f.value, f.measure) for f in alone[0]]
+
+
+def test_a_blank_pipeline_gives_no_values_and_numeric_facts_parse_alone() -> None:
+    from extraction.numeric_facts import chunk_values
+    from extraction.spacy_rules import SpacyRuleExtractor
+
+    (facts,) = SpacyRuleExtractor("").extract_many([("T", ["It paid 12 staff in 2031."])])
+    assert facts.ner_model == "" and facts.chunks[0].values is None
+    assert chunk_values(facts, "") == [] and chunk_values(facts, DEFAULT_TRAINED) == []
+    trained = SpacyRuleExtractor(DEFAULT_TRAINED).extract_many([("T", ["It paid 12 staff."])])
+    assert chunk_values(trained[0], DEFAULT_TRAINED) == [trained[0].chunks[0].values]
+    assert chunk_values(trained[0], "another_pipeline") == []
