@@ -137,7 +137,7 @@ def _measure(
     fresh: dict[str, list[float]] = {p: [] for p in presets}
     cached: dict[str, list[float]] = {p: [] for p in presets}
     cache = searcher.embedder if isinstance(searcher.embedder, CachedEmbedder) else None
-    embedded = [0]  # first-kind searches seen to embed (missed the emptied cache)
+    embedded = 0  # first-kind searches seen to embed (missed the emptied cache)
     for n, question in enumerate(questions):
         shift = n % len(presets)
         order = (*presets[shift:], *presets[:shift])
@@ -147,12 +147,12 @@ def _measure(
                 before = cache.misses
             fresh[preset].append(_timed(searcher, question, k, preset))
             if cache is not None and cache.misses > before:
-                embedded[0] += 1
+                embedded += 1
         for preset in order:
             cached[preset].append(_timed(searcher, question, k, preset))
         if progress:
             progress("timed", n + 1, len(questions))
-    return fresh, cached, embedded[0]
+    return fresh, cached, embedded
 
 
 def _timed(searcher: Any, question: str, k: int, preset: str) -> float:

@@ -174,12 +174,8 @@ def halves_gap(first: list[dict[str, Any]], second: list[dict[str, Any]]) -> dic
     of questions alone moves."""
     a = [r.get("lead_f1", 0.0) for r in first]
     b = [r.get("lead_f1", 0.0) for r in second]
-    se = math.sqrt(sum(_variance(x) / len(x) for x in (a, b) if len(x) > 1))
+    se = math.sqrt(sum(statistics.variance(x) / len(x) for x in (a, b) if len(x) > 1))
     return {"lead_f1": round(mean(a) - mean(b), 4), "lead_f1_se": round(se, 4)}
-
-
-def _variance(values: list[float]) -> float:
-    return statistics.variance(values) if len(values) > 1 else 0.0
 
 
 def table_rows(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:

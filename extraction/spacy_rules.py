@@ -131,7 +131,8 @@ class SpacyRuleExtractor:
         nlp = self._pipeline()
         flat = [text for _, chunks in docs for text in chunks]
         parsed = iter(nlp.pipe(flat, batch_size=256))
-        return [self._facts(title, [next(parsed) for _ in chunks]) for title, chunks in docs]
+        ner = "ner" in nlp.pipe_names
+        return [self._facts(title, [next(parsed) for _ in chunks], ner) for title, chunks in docs]
 
     def extract(self, title: str, chunks: Sequence[str]) -> DocFacts:
         return self.extract_many([(title, chunks)])[0]
@@ -139,7 +140,7 @@ class SpacyRuleExtractor:
     def usage(self) -> ExtractionStats:
         return ExtractionStats()
 
-    def _facts(self, title: str, parsed: list[Any]) -> DocFacts:
+    def _facts(self, title: str, parsed: list[Any], ner: bool) -> DocFacts:
         title_key = normalize_name(title)
         facts = DocFacts(
             title_key=title_key,
@@ -149,7 +150,6 @@ class SpacyRuleExtractor:
             chunks=[],
         )
         strong: set[str] = set()
-        ner = "ner" in self._pipeline().pipe_names
         if ner:
             facts.ner_model = self._trained_model
         for doc in parsed:

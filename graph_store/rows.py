@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import sys
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -211,32 +212,26 @@ def read_projection(version: str, read: Reader, columns: Columns | None = None) 
     entities, entity_vectors = _with_vectors("proj_entities", 5, 4, read, columns)
     # Every row arrives with its own copy of each string: a document's id once per chunk, an
     # entity's type once per entity, its id once per alias. The projection is held for as
-    # long as its graph version is served, so equal strings share one object (about 4 MB of
-    # the 2Wiki graph's).
-    doc_pool: dict[str, str] = {}
-    entity_pool: dict[str, str] = {}
-    type_pool: dict[str, str] = {}
+    # long as its graph version is served, so equal strings share one object, interned
+    # (about 4 MB of the 2Wiki graph's).
     return ProjectionData(
         version=version,
-        doc_ids=_shared((r[0] for r in docs), doc_pool),
+        doc_ids=[sys.intern(r[0]) for r in docs],
         doc_titles=[r[1] or "" for r in docs],
         doc_meta=[(r[2] or "", r[3] or "", r[4] or "") for r in docs],
         doc_authority=[float(r[5] or 0.0) for r in docs],
         chunk_ids=chunks[0],
-        chunk_docs=_shared(chunks[1], doc_pool),
+        chunk_docs=[sys.intern(v) for v in chunks[1]],
         chunk_index=[int(v or 0) for v in chunks[2]],
         chunk_tokens=[int(v or 0) for v in chunks[3]],
         chunk_embeddings=chunk_vectors,
-        entity_ids=_shared(entities[0], entity_pool),
+        entity_ids=[sys.intern(v) for v in entities[0]],
         entity_names=[v or "" for v in entities[1]],
-        entity_types=_shared((v or "" for v in entities[2]), type_pool),
+        entity_types=[sys.intern(v or "") for v in entities[2]],
         entity_pagerank=[float(v or 0.0) for v in entities[3]],
         mentions=[(r[0], r[1], int(r[2] or 1)) for r in read("export_mentions")],
         relations=[(r[0], r[1], r[2], float(r[3])) for r in read("export_relations")],
-        aliases=[
-            (r[0], entity_pool.setdefault(r[1], r[1]), float(r[2] or 0.0))
-            for r in read("proj_aliases")
-        ],
+        aliases=[(r[0], sys.intern(r[1]), float(r[2] or 0.0)) for r in read("proj_aliases")],
         entity_embeddings=entity_vectors,
         chunk_texts=[v or "" for v in chunks[5]],
     )
@@ -244,11 +239,6 @@ def read_projection(version: str, read: Reader, columns: Columns | None = None) 
 
 # A named query's result as a pyarrow Table (Kùzu's ``get_as_arrow``).
 Columns = Callable[[str], Any]
-
-
-def _shared(values: Iterable[str], pool: dict[str, str]) -> list[str]:
-    """``values`` with equal strings as one object, the first seen (kept in ``pool``)."""
-    return [pool.setdefault(v, v) for v in values]
 
 
 def _with_vectors(
