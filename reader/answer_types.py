@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from reader.parse import asked_class, asked_noun, called, class_of, completes, of_what, valued
+from reader.nouns import asked_class, asked_noun, called, class_of, completes, of_what, valued
 from reader.question import (
     STOPWORDS,
     Kind,
@@ -247,7 +247,7 @@ def _life_half(sentence: str, question: str) -> tuple[int, int] | None:
 
 def asked_figure(sentence: str, question: str) -> str | None:
     """The figure ``sentence`` gives what the question asks for ("What is the museum's
-    budget?" and "The museum's budget of £4.2m ..." -> £4.2m; ``reader.parse.valued``)."""
+    budget?" and "The museum's budget of £4.2m ..." -> £4.2m; ``reader.nouns.valued``)."""
     noun = asked_noun(interrogative_sentence(question))
     return valued(sentence, noun) if noun else None
 
@@ -255,10 +255,10 @@ def asked_figure(sentence: str, question: str) -> str | None:
 def asked_completion(sentence: str, question: str, about_subject: bool) -> str | None:
     """What ``sentence`` says the noun "of what" completes is of ("... known for his bold
     depictions of what?" and "... known for his bold depictions of harbour towns" -> harbour
-    towns; ``reader.parse.completes``): in a sentence about the question's subject, or
+    towns; ``reader.nouns.completes``): in a sentence about the question's subject, or
     describing the noun as the question does. "What is Greyfoss an instance of?" asks for
     the class a sentence about the subject puts it in ("Greyfoss is a tall waterfall ..." ->
-    waterfall; ``reader.parse.class_of``)."""
+    waterfall; ``reader.nouns.class_of``)."""
     asking = interrogative_sentence(question)
     subject = asked_class(asking)
     if subject is not None:
@@ -273,7 +273,7 @@ def asked_completion(sentence: str, question: str, about_subject: bool) -> str |
 def the_asked(sentence: str, question: str) -> str | None:
     """The name ``sentence`` says is what the question asks for ("Which
     waterfall ...?" and "Greyfoss is a waterfall on the Elm" -> Greyfoss), when the question
-    does not name it already (``reader.parse``)."""
+    does not name it already (``reader.nouns``)."""
     noun = asked_noun(interrogative_sentence(question))
     name = called(sentence, noun) if noun else None
     return None if name is None or _echoes(name, question) else name

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from reader.answer_facts import sentence_lemmas
-from reader.parse import compared_role
+from reader.nouns import compared_role
 from reader.question import STOPWORDS, words
 from reader.sentence_rank import Candidate
 from reader.text import OPTION_SPAN, YEAR, lemma, lifespan, one_family

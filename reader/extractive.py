@@ -149,8 +149,10 @@ def _answer_parts(
         # The part's answer is the best sentence that states a fact of the asked kind about
         # the asked relation; only when none does, the best sentence at all (not found).
         answering = [i for i in order if _found(part, candidates[i], question)]
-        cast = cast_sentence(part, question, candidates, answering, opts.role_sentences)
-        pick = cast[0] if cast else answering[0] if answering else order[0]
+        cast = cast_sentence(
+            part, question, candidates, answering, opts.role_sentences, opts.holder_sentences
+        )
+        pick = cast.index if cast else answering[0] if answering else order[0]
         calls = (
             None
             if cast or part.kind in ("YESNO", "LIST")
@@ -161,9 +163,10 @@ def _answer_parts(
         best = candidates[pick]
         found = bool(answering)
         phrase = noun = None
-        if found and best.entities:
-            roles = cast[1] if cast else ()
-            phrase = short_answer(part.kind, best.sentence, best.entities, question, roles)
+        entities = [*(best.entities or ()), *(cast.unlabelled if cast else ())]
+        if found and entities:
+            roles = cast.spans if cast else ()
+            phrase = short_answer(part.kind, best.sentence, entities, question, roles)
             if part.kind not in ("YESNO", "LIST"):
                 named = the_asked(best.sentence, question)
                 if named is None:

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from reader.parse import asked_noun, parsed
+from reader.nouns import asked_noun
+from reader.parse import parsed
 from reader.text import WORD_OR_NUMBER, lemma, verb_lemma
 
 Kind = Literal["NUMBER", "DATE", "PERSON", "PLACE", "LIST", "YESNO", "THING"]
@@ -213,7 +214,7 @@ _THING_NOUN_LABELS: dict[str, frozenset[str]] = {
 @lru_cache(maxsize=1024)  # asked for every sentence the reader weighs for one question
 def asked_lemmas(question: str) -> tuple[str, ...]:
     """The lemma of the noun a "what/which <noun>" question asks for: the parse's
-    (``reader.parse.asked_noun``); without a trained pipeline, the words after the
+    (``reader.nouns.asked_noun``); without a trained pipeline, the words after the
     interrogative, any of which may be it."""
     sentence = interrogative_sentence(question)
     noun = asked_noun(sentence)
