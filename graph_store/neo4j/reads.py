@@ -79,7 +79,14 @@ class Neo4jReadsMixin(NamedReadsMixin):
         start = self._read("entity_get", id=entity_id)
         if not start:
             return Subgraph()
-        rows = self._read("neighbourhood", id=entity_id, hops=hops, limit=max(1, limit))
+        # A query per depth: a search bounded by $hops would still walk three hops (on the
+        # 2Wiki graph one hop took 62 ms at p50 and 1.5 s at p95 that way, 6 / 18 ms alone).
+        if hops == 1:
+            rows = self._read("neighbourhood_one_hop", id=entity_id, limit=max(1, limit))
+        elif hops == 2:
+            rows = self._read("neighbourhood_two_hops", id=entity_id, limit=max(1, limit))
+        else:
+            rows = self._read("neighbourhood", id=entity_id, hops=hops, limit=max(1, limit))
         nodes = [GraphNode(start[0][0], "Entity", start[0][1], start[0][2], 0)]
         nodes += [GraphNode(r[0], "Entity", r[1], r[2], int(r[3])) for r in rows]
         edges = [

@@ -185,7 +185,13 @@ def test_neighbourhood_hops(store: Any) -> None:
     store.upsert_documents(
         [graph("d", ["x"], ["a", "b", "c", "e"], [("a", "b"), ("b", "c"), ("c", "e")])]
     )
-    assert {n.id for n in store.neighbourhood("a", 1).nodes} == {"a", "b"}
+    # b related to a both ways is one neighbour, at one hop.
+    store.upsert_documents([graph("d2", ["y"], ["a", "b"], [("b", "a")])])
+    assert {n.id: n.hops for n in store.neighbourhood("a", 1).nodes} == {"a": 0, "b": 1}
+    hops = {n.id: n.hops for n in store.neighbourhood("a", 2).nodes}
+    assert hops == {"a": 0, "b": 1, "c": 2}
+    # Nearest first, then the most mentioned (b: by two documents, e: by one).
+    assert [n.id for n in store.neighbourhood("c", 2, limit=1).nodes] == ["c", "b"]
     hops = {n.id: n.hops for n in store.neighbourhood("a", 3).nodes}
     assert hops == {"a": 0, "b": 1, "c": 2, "e": 3}
     assert {n.id for n in store.neighbourhood("a", 9).nodes} == {"a", "b", "c", "e"}  # capped
