@@ -31,6 +31,8 @@ class _Host(Protocol):
 
     def _read(self, name: str, **params: Any) -> list[list[Any]]: ...
 
+    def _neighbour_rows(self, entity_id: str, hops: int, limit: int) -> list[list[Any]]: ...
+
     def _meta(self, key: str) -> str | None: ...
 
     def graph_version(self) -> str: ...
@@ -82,13 +84,7 @@ class FalkorReadsMixin(NamedReadsMixin):
         start = self._read("entity_get", id=entity_id)
         if not start:
             return Subgraph()
-        # A query per depth: a search bounded by $hops would still walk three hops.
-        if hops == 1:
-            rows = self._read("neighbourhood_one_hop", id=entity_id, limit=max(1, limit))
-        elif hops == 2:
-            rows = self._read("neighbourhood_two_hops", id=entity_id, limit=max(1, limit))
-        else:
-            rows = self._read("neighbourhood", id=entity_id, hops=hops, limit=max(1, limit))
+        rows = self._neighbour_rows(entity_id, hops, limit)
         nodes = [GraphNode(start[0][0], "Entity", start[0][1], start[0][2] or "", 0)]
         nodes += [GraphNode(r[0], "Entity", r[1], r[2] or "", int(r[3])) for r in rows]
         edges = [
