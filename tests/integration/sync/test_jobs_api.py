@@ -3,6 +3,7 @@ embedded store and on Neo4j."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
@@ -28,10 +29,16 @@ pytestmark = both_stores
 
 
 @contextmanager
-def serving(container: Container, settings: Settings) -> Iterator[httpx.Client]:
+def serving(
+    container: Container, settings: Settings, gate: threading.Event | None = None
+) -> Iterator[httpx.Client]:
+    """The job routes served; with ``gate``, every run waits for it before it syncs."""
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         jobs.install(app, container, settings)
+        if gate is not None:
+            _held(app.state.jobs, gate)
         try:
             yield
         finally:
@@ -42,6 +49,18 @@ def serving(container: Container, settings: Settings) -> Iterator[httpx.Client]:
     app.include_router(jobs.router)
     with live_client(app, timeout=60) as client:
         yield client
+
+
+def _held(manager: JobManager, gate: threading.Event) -> None:
+    """Runs wait for ``gate``: a test sees a job running for as long as it needs to, instead
+    of racing a sync that may finish first."""
+    run = manager._runner
+
+    def waiting(dirs: Sequence[Path], stop: StopCheck) -> SyncReport:
+        assert gate.wait(timeout=120), "the test never let the run go"
+        return run(dirs, stop)
+
+    manager._runner = waiting
 
 
 def with_sync(container: Container, dirs: str, every: str = "") -> Settings:
@@ -67,7 +86,8 @@ def test_trigger_reports_the_running_job_then_lists_and_gets(
 ) -> None:
     src = tmp_path / "src"
     write_docs(src, 0, 12)
-    with serving(container, with_sync(container, str(src))) as client:
+    gate = threading.Event()
+    with serving(container, with_sync(container, str(src)), gate) as client:
         first = client.post("/v1/sync")
         assert first.status_code == 202, first.text
         body = first.json()
@@ -79,6 +99,7 @@ def test_trigger_reports_the_running_job_then_lists_and_gets(
         assert again.status_code == 200
         assert again.json() == {"started": False, "job": body["job"]}
 
+        gate.set()
         done = finished(client, job_id)
         assert done["status"] == "succeeded" and done["trigger"] == "api"
         assert (done["added"], done["failed"], done["errors"]) == (12, 0, [])
