@@ -115,20 +115,22 @@ def role_spans(sentence: str, want: Asked) -> list[tuple[int, int]]:
         return []
     out: list[tuple[int, int]] = []
     for word in doc:
-        if want.role == "holder":
-            if word.pos_ != "NOUN" or word.lemma_.lower() != want.verb:
-                continue
-            fillers = _holders(word)
-        elif word.lemma_.lower() != want.verb or word.pos_ not in ("VERB", "AUX"):
-            continue
-        else:
-            fillers = _fillers(word, want.role)
-        for filler in fillers:
+        for filler in _role_fillers(word, want):
             # The phrase up to its head ("English author Ann Lee"), and the names joined to
             # it ("Ann Lee and Tom Hale"), not the clauses that describe it.
             for tok in (filler, *(c for c in filler.children if c.dep_ == "conj")):
                 out.append((tok.left_edge.idx, tok.idx + len(tok)))
     return out
+
+
+def _role_fillers(word: Any, want: Asked) -> list[Any]:
+    """Who fills ``want``'s role at ``word``: the holders of the asked noun, or the fillers of
+    the asked verb's role; none where the word is neither."""
+    if word.lemma_.lower() != want.verb:
+        return []
+    if want.role == "holder":
+        return _holders(word) if word.pos_ == "NOUN" else []
+    return _fillers(word, want.role) if word.pos_ in ("VERB", "AUX") else []
 
 
 def uses(sentence: str, verb: str) -> bool:
