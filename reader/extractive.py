@@ -19,6 +19,7 @@ with the path that reached it.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -26,6 +27,7 @@ from extraction.chunking import split_sentences
 from reader.answer_facts import carries, coverage, item_head
 from reader.answer_types import Ner, asked_completion, asked_figure, short_answer, the_asked
 from reader.answer_types import candidates as typed_candidates
+from reader.compose import compose
 from reader.leads import chain, decide
 from reader.question import QuestionPart, analyse
 from reader.quote import graph_lines, with_subject
@@ -87,8 +89,8 @@ def extractive_answer(
     if ner is not None and len(parts) == 1:
         decide(question, cands, overall, picked)
     chosen, list_lines = picked.chosen, picked.list_lines
-    if not list_lines:
-        chain(question, parts, cands, overall, in_main, picked, opts)
+    if not list_lines and not chain(question, parts, cands, overall, in_main, picked, opts):
+        _composed(question, cands, in_main, embedder, opts, picked)
     # Beside a list, a couple of sentences of context; otherwise up to max_sentences.
     room = len(chosen) + opts.list_context if list_lines else opts.max_sentences
     first_hop = anchors(cands, overall, [s for s, _ in chosen], opts.anchor_documents)
@@ -203,6 +205,55 @@ def _answer_parts(
             )
         )
     return out
+
+
+def _composed(
+    question: str,
+    cands: list[Candidate],
+    in_main: list[bool],
+    embedder: Embedder,
+    opts: ReaderSettings,
+    picked: Picked,
+) -> bool:
+    """Lead with the two-step reading of a question that describes its subject
+    (``reader.compose``), unless the part's answer fills the asked role by the parse or the
+    question is one of choice or yes/no (``PartAnswer.cast``)."""
+    part = picked.parts[0] if len(picked.parts) == 1 else None
+    if part is None or part.cast or part.kind in ("YESNO", "LIST"):
+        return False
+    got = compose(question, cands, in_main, embedder, opts, one_part_reader(cands, embedder, opts))
+    if got is None:
+        return False
+    for i in (*(s.index for s in got.steps), got.index):
+        pair = (cands[i].sentence, cands[i].passage.chunk_id)
+        if pair not in picked.chosen:
+            picked.chosen.append(pair)
+    c = cands[got.index]
+    picked.parts[0] = replace(part, phrase=got.phrase, read_from=(c.passage.chunk_id,))
+    return True
+
+
+def one_part_reader(
+    cands: list[Candidate], embedder: Embedder, opts: ReaderSettings
+) -> Callable[[str, Sequence[bool]], tuple[float, int, str] | None]:
+    """This reader's answer to a one-part question from the usable sentences alone."""
+
+    def read(question: str, usable: Sequence[bool]) -> tuple[float, int, str] | None:
+        parts = analyse(question)
+        if len(parts) != 1 or parts[0].kind in ("YESNO", "LIST"):
+            return None
+        ranked = scores(question, parts, cands, embedder, opts)
+        part = _answer_parts(question, parts, cands, ranked, list(usable), None, opts).parts[0]
+        if not part.found or not part.phrase:
+            return None
+        at = next(
+            i
+            for i, c in enumerate(cands)
+            if (c.sentence, c.passage.chunk_id) == (part.sentence, part.chunk_id) and usable[i]
+        )
+        return float(ranked[0][at]), at, part.phrase
+
+    return read
 
 
 def _naming(

@@ -58,13 +58,14 @@ def chain(
     in_main: list[bool],
     picked: Picked,
     opts: ReaderSettings,
-) -> None:
+) -> bool:
     """Quote the sentence that answers a chain's second hop (``reader.chain``), and lead
     with the short answer read from it when there is one, unless the part read what that
-    same sentence gives the asked noun (``PartAnswer.by_noun``), which the hop does not."""
+    same sentence gives the asked noun (``PartAnswer.by_noun``), which the hop does not.
+    Whether the hop's answer now leads."""
     hop = second_hop(cands, overall, parts, question, opts.hop_anchors, opts.hop_bridge_documents)
     if hop is None or not in_main[hop.index]:
-        return
+        return False
     c = cands[hop.index]
     if (c.sentence, c.passage.chunk_id) not in picked.chosen:
         picked.chosen.append((c.sentence, c.passage.chunk_id))
@@ -72,3 +73,5 @@ def chain(
     same = (part.sentence, part.chunk_id) == (c.sentence, c.passage.chunk_id)
     if hop.phrase and not part.cast and not (same and part.by_noun):
         picked.parts[0] = replace(part, phrase=hop.phrase, read_from=(c.passage.chunk_id,))
+        return True
+    return False
