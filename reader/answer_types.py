@@ -127,7 +127,7 @@ def short_answer(
         found = fresh
     # A name that carries the asked noun is one of the asked kind ("Kelton Municipal District"
     # for "what district", beside the river the same sentence names).
-    kinds = [t for t in found if _names_kind(t, question)]
+    kinds = [t for t in found if names_kind(t, question)]
     if kinds:
         found = kinds
     cast = in_role(sentence, found, roles)
@@ -156,7 +156,7 @@ def short_answer(
     return _with_list_tail(sentence, best) if kind in _NAME_KINDS else best
 
 
-def _names_kind(text: str, question: str) -> bool:
+def names_kind(text: str, question: str) -> bool:
     """Whether a name carries the asked noun as one of its words: "Kelton Municipal
     District" for "what district", "the Greyfoss Medal" for "which medal"."""
     nouns = set(asked_lemmas(question))

@@ -1,12 +1,13 @@
 """A question that reaches its subject through a described noun, answered in two steps.
 
 "Who chairs the board of the port that Ann Lee founded?" describes the port by a clause
-("that Ann Lee founded") instead of naming it. The parse finds that noun phrase; the inner
-question ("Which port that Ann Lee founded") is answered first, from sentences that mention
-the clause's own names ("Ann Lee founded Harrowby Port in 1901" -> Harrowby Port); the name
-then stands in for the phrase ("Who chairs the board of Harrowby Port?"), which is answered from
-sentences that mention it. A nested description ("... of the city where the club that X
-joined was founded") is unwound one clause at a time, innermost first.
+("that Ann Lee founded") instead of naming it; "the composer of Harbour Tales" describes a
+person by "of" a name. The parse finds such noun phrases; the inner question ("Which port that
+Ann Lee founded") is answered first, from sentences that mention the description's own name
+("Ann Lee founded Harrowby Port in 1901" -> Harrowby Port), with a name of the type its noun
+asks for; the name then stands in for the phrase ("Who chairs the board of Harrowby Port?"),
+which the reader answers from sentences that mention it. A nested description ("... of the
+city where the composer of X was born") is unwound one at a time, innermost first.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from reader.answer_types import candidates as typed_candidates
-from reader.answer_types import short_answer
+from reader.answer_types import names_kind, short_answer
 from reader.parse import WH, parsed
 from reader.question import analyse, thing_labels
 from reader.sentence_rank import Candidate, scores
@@ -59,24 +60,47 @@ class Composed:
 
 
 def described(question: str) -> Described | None:
-    """The innermost noun phrase described by a clause that names something, or None. The
-    asked noun itself ("Which port that Ann Lee founded ...") is the question, not a way to
-    its subject."""
+    """The innermost noun phrase described by a clause that names something, or None."""
+    found = descriptions(question)
+    return found[0] if found else None
+
+
+def descriptions(question: str) -> list[Described]:
+    """The question's noun phrases described by a clause ("the port that Ann Lee founded")
+    or by "of" a name ("the composer of Harbour Tales") that names something, innermost
+    first. The asked noun itself ("Which port that Ann Lee founded ...", "Who was the first
+    chair of X") is the question, not a way to its subject."""
     doc = parsed(question)
     if doc is None:
-        return None
+        return []
     found: list[tuple[int, int, list[str]]] = []
     for tok in doc:
         noun = tok.head
-        if tok.dep_ not in _DESCRIBING or noun.pos_ != "NOUN" or _asked(noun):
+        if noun.pos_ != "NOUN" or _asked(noun) or _asks(tok):
+            continue
+        if tok.dep_ in _DESCRIBING:
+            start = _start(doc, tok, noun)
+        elif tok.dep_ == "prep" and tok.lower_ == "of" and not _attribute(noun):
+            start = int(noun.left_edge.i)
+        else:
             continue
         names = _names(tok)
-        if names and not _asks(tok):
-            found.append((_start(doc, tok, noun), _end(tok), names))
-    if not found:
-        return None
-    start, end, names = min(found, key=lambda f: f[1] - f[0])
-    return Described(doc[start:end].text, tuple(names))
+        if names:
+            found.append((start, _end(tok), names))
+    found.sort(key=lambda f: f[1] - f[0])
+    return [Described(doc[a:b].text, tuple(names)) for a, b, names in found]
+
+
+def _attribute(noun: Any) -> bool:
+    """The noun the question's copula says the interrogative is: "Who was the first chair of
+    X"."""
+    verb = noun.head
+    return (
+        noun.dep_ in ("attr", "nsubj")
+        and verb.lemma_ == "be"
+        and verb.dep_ == "ROOT"
+        and any(k.lower_ in WH for k in verb.children)
+    )
 
 
 def _start(doc: Any, clause: Any, noun: Any) -> int:
@@ -153,6 +177,9 @@ def _answer(
         phrase = short_answer(part.kind, c.sentence, c.entities, question)
         if phrase and _typed(part.kind, c, phrase, question):
             others = [t for t in typed_candidates(part.kind, c.entities, question) if t != phrase]
+            if names_kind(phrase, question):
+                # "Kelton County, Ostland" for "the county where ...": not Ostland.
+                others = [t for t in others if names_kind(t, question)]
             return int(i), [phrase, *others]
     return None
 
@@ -165,6 +192,23 @@ def _typed(kind: str, c: Candidate, phrase: str, question: str) -> bool:
         return True
     labels = thing_labels(question)
     return any(label in labels and phrase.startswith(t) for t, label in c.entities or ())
+
+
+def _unwound(
+    question: str,
+    cands: Sequence[Candidate],
+    in_main: Sequence[bool],
+    embedder: Embedder,
+    opts: ReaderSettings,
+) -> tuple[Described, int, list[str]] | None:
+    """The innermost description whose own question is answered from the sentences that
+    mention its first name: the description, the answering sentence and its candidates."""
+    for d in descriptions(question):
+        usable = [m and _mentions(c, d.names[0]) for m, c in zip(in_main, cands, strict=True)]
+        got = _answer(_inner(d.phrase), cands, usable, embedder, opts)
+        if got is not None:
+            return d, got[0], got[1]
+    return None
 
 
 def compose(
@@ -184,14 +228,10 @@ def compose(
     asked, steps = question, list[Step]()
     best: Composed | None = None
     for _ in range(opts.compose_steps):
-        d = described(asked)
-        if d is None:
-            break
-        usable = [m and _mentions(c, d.names[0]) for m, c in zip(in_main, cands, strict=True)]
-        inner = _answer(_inner(d.phrase), cands, usable, embedder, opts)
+        inner = _unwound(asked, cands, in_main, embedder, opts)
         if inner is None:
             break
-        where, names = inner
+        d, where, names = inner
         tried: list[tuple[float, Composed]] = []
         for name in names[: opts.compose_names]:
             rewritten = asked.replace(d.phrase, name, 1)

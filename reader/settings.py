@@ -91,11 +91,11 @@ class ReaderSettings(BaseModel):
     # (lead F1 0.155 with titles only -> 0.189 at 2, 0.163 at 3, 0.177 at 4, 0.169 unlimited);
     # the whole runs are in docs/benchmarks.md (session 24).
     hop_bridge_documents: int = Field(default=2, ge=0)
-    # A question that describes its subject ("the city where X was born") read in steps
-    # (``reader.compose``), where a chain's second hop gave no lead: descriptions unwound at
-    # most (0 turns it off), and names of a description's sentence tried. Session 38, the
-    # shared sets' dev halves: MuSiQue lead F1 0.286 -> 0.296, HotpotQA and 2Wiki unchanged;
-    # 1 and 3 names gave the same answers. Not tuned further.
+    # A question that describes its subject ("the city where X was born", "the author of X")
+    # read in steps (``reader.compose``), where a chain's second hop gave no lead:
+    # descriptions unwound at most (0 turns it off), and names of a description's sentence
+    # tried. Session 38, against session 37: MuSiQue dev lead F1 0.286 -> 0.296, HotpotQA and
+    # 2Wiki dev unchanged; 1 and 3 names gave the same dev answers. Not tuned further.
     compose_steps: int = Field(default=2, ge=0)
     compose_names: int = Field(default=3, ge=1)
     # A list answer: items of one enumeration quoted at most, other sentences quoted beside

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from reader.answer_types import Ner
-from reader.compose import Described, compose, described
+from reader.compose import Described, compose, described, descriptions
 from reader.extractive import extractive_answer, one_part_reader
 from reader.sentence_rank import sentence_candidates
 from reader.settings import ReaderSettings
@@ -25,11 +25,13 @@ from tests.unit.conftest import Doc
             "Who governed the country where Ann Lee was born?",
             Described("the country where Ann Lee was born", ("Ann Lee",)),
         ),
-        # The innermost description first: the author is described through the novel.
+        # "Of" a name describes too, innermost first.
         (
-            "What is the capital of the country where the author of Harbour Tales lived?",
-            Described("the country where the author of Harbour Tales lived", ("Harbour Tales",)),
+            "Who led the country where the author of Harbour Tales was born?",
+            Described("the author of Harbour Tales", ("Harbour Tales",)),
         ),
+        # What the question's copula says the interrogative is, is what it asks.
+        ("Who was the first chair of the Harbour Guild?", None),
         # The asked noun's own clause is the question, not a way to its subject.
         ("Which port that Ann Lee founded is the oldest?", None),
         # A clause that holds the interrogative asks; it describes nothing.
@@ -38,10 +40,18 @@ from tests.unit.conftest import Doc
         ("Who led the country where the painter was born?", None),
     ],
 )
-def test_the_described_phrase_is_a_noun_with_a_clause_that_names_something(
+def test_the_described_phrase_is_a_noun_with_a_clause_or_of_that_names_something(
     ner: Ner, question: str, want: Described | None
 ) -> None:
     assert described(question) == want
+
+
+def test_descriptions_come_innermost_first(ner: Ner) -> None:
+    question = "Who led the country where the author of Harbour Tales was born?"
+    assert [d.phrase for d in descriptions(question)] == [
+        "the author of Harbour Tales",
+        "the country where the author of Harbour Tales was born",
+    ]
 
 
 _EVIDENCE = [
@@ -97,3 +107,18 @@ def test_without_a_sentence_about_the_name_found_there_is_no_two_step_answer(ner
     cands = sentence_candidates(evidence, opts.min_words, ner)
     read = one_part_reader(cands, embedder, opts)
     assert compose(_QUESTION, cands, [True] * len(cands), embedder, opts, read) is None
+
+
+def test_a_name_of_another_kind_than_the_described_noun_is_not_tried(ner: Ner) -> None:
+    """ "The county where Varn is" is Kelton County, which no other sentence mentions; the
+    country the same sentence names is no county, so its council does not answer."""
+    embedder, opts = SentenceTransformerEmbedder(), ReaderSettings()
+    evidence = [
+        Doc("a", "Varn", "Varn is a village in Kelton County, Ostland."),
+        Doc("b", "Ostland", "The council of Ostland was chaired by Tom Hale from 1990."),
+    ]
+    cands = sentence_candidates(evidence, opts.min_words, ner)
+    read = one_part_reader(cands, embedder, opts)
+    question = "Who chaired the council of the county where Varn is located?"
+    assert described(question) == Described("the county where Varn is located", ("Varn",))
+    assert compose(question, cands, [True] * len(cands), embedder, opts, read) is None
