@@ -3,6 +3,8 @@ Real trained pipeline and embedder, invented passages."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from reader.answer_types import Ner
@@ -65,6 +67,14 @@ _EVIDENCE = [
     Doc("c", "Brook Hale", "Brook Hale painted portraits of the judges of Norland."),
 ]
 _QUESTION = "Who led the country where Ann Lee was born?"
+# The leader's page is not titled with the country, which too many pages name for a chain's
+# second hop to follow.
+_UNLINKED = [
+    Doc("a", "Ann Lee", "Ann Lee was born in Varn, a town in Ostland, to judge Brook Hale."),
+    Doc("d", "Coastal republics", "From 1990 to 2004 Ostland was led by Tom Hale."),
+    Doc("e", "Varn", "Varn is a market town in Ostland with a large harbour."),
+    Doc("f", "Elm River", "The Elm River flows through Ostland to the sea."),
+]
 
 
 def test_the_description_is_answered_then_the_question_about_the_name_found(ner: Ner) -> None:
@@ -84,12 +94,7 @@ def test_the_two_step_answer_leads_where_no_second_hop_links_the_name(ner: Ner) 
     sentence is on a page not titled with the country, which too many pages name for a
     chain's second hop (``reader.chain``) to follow. The two-step reading answers "Who led
     Ostland?" from the sentences that mention it."""
-    evidence = [
-        Doc("a", "Ann Lee", "Ann Lee was born in Varn, a town in Ostland, to judge Brook Hale."),
-        Doc("d", "Coastal republics", "From 1990 to 2004 Ostland was led by Tom Hale."),
-        Doc("e", "Varn", "Varn is a market town in Ostland with a large harbour."),
-        Doc("f", "Elm River", "The Elm River flows through Ostland to the sea."),
-    ]
+    evidence = _UNLINKED
     opts = ReaderSettings()
     ex = extractive_answer(_QUESTION, evidence, SentenceTransformerEmbedder(), ner=ner)
     assert ex.answer.startswith("Tom Hale [d]"), ex.answer
@@ -122,3 +127,34 @@ def test_a_name_of_another_kind_than_the_described_noun_is_not_tried(ner: Ner) -
     question = "Who chaired the council of the county where Varn is located?"
     assert described(question) == Described("the county where Varn is located", ("Varn",))
     assert compose(question, cands, [True] * len(cands), embedder, opts, read) is None
+
+
+class _Counting:
+    """The real embedder, counting the texts it is asked to embed."""
+
+    def __init__(self) -> None:
+        self.inner = SentenceTransformerEmbedder()
+        self.texts: list[str] = []
+
+    @property
+    def model_name(self) -> str:
+        return self.inner.model_name
+
+    @property
+    def dimension(self) -> int:
+        return self.inner.dimension
+
+    def count_tokens(self, text: str) -> int:
+        return self.inner.count_tokens(text)
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        self.texts += texts
+        return self.inner.embed(texts)
+
+
+def test_a_two_step_reading_embeds_each_sentence_once(ner: Ner) -> None:
+    counting = _Counting()
+    ex = extractive_answer(_QUESTION, _UNLINKED, counting, ner=ner)
+    assert ex.answer.startswith("Tom Hale"), ex.answer
+    assert any(t == "Who led Ostland?" for t in counting.texts)  # the rewritten question
+    assert len(counting.texts) == len(set(counting.texts))
