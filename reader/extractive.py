@@ -36,7 +36,6 @@ from reader.roles import cast_sentence, full_name
 from reader.sentence_rank import (
     Candidate,
     Passage,
-    ReadingEmbedder,
     anchors,
     bridge_bonus,
     scores,
@@ -82,7 +81,6 @@ def extractive_answer(
             note=note,
             parts=[PartAnswer(p.text, p.kind, False, None, None) for p in parts],
         )
-    embedder = ReadingEmbedder(embedder)
     ranked = scores(question, parts, cands, embedder, opts)
     overall = ranked.max(axis=0)
     main_ids = {h.chunk_id for h in main}

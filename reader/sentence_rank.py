@@ -60,33 +60,6 @@ class Candidate:
     entities: tuple[Entity, ...] | None = field(default=None, compare=False)
 
 
-class ReadingEmbedder:
-    """The embedder for one reading: each text is embedded once, however many questions
-    the reading ranks the same sentences for (a two-step reading ranks them for each
-    rewritten question, ``reader.compose``)."""
-
-    def __init__(self, inner: Embedder) -> None:
-        self._inner = inner
-        self._seen: dict[str, list[float]] = {}
-
-    @property
-    def model_name(self) -> str:
-        return self._inner.model_name
-
-    @property
-    def dimension(self) -> int:
-        return self._inner.dimension
-
-    def count_tokens(self, text: str) -> int:
-        return self._inner.count_tokens(text)
-
-    def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        new = [t for t in dict.fromkeys(texts) if t not in self._seen]
-        if new:
-            self._seen.update(zip(new, self._inner.embed(new), strict=True))
-        return [self._seen[t] for t in texts]
-
-
 def sentence_candidates(
     passages: Sequence[Passage], min_words: int, ner: Ner | None
 ) -> list[Candidate]:

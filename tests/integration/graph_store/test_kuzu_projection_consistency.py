@@ -100,7 +100,9 @@ def test_a_commit_between_the_neighbourhood_reads_is_in_none_of_them(
 ) -> None:
     # The commit adds a relation between the two entities the neighbourhood has just listed.
     writers = _commit_between_reads(
-        store, after="neighbourhood_one_hop", doc=graph("d1", ["late 1"], ["a0", "b0"], [("b0", "a0")])
+        store,
+        after="neighbourhood_one_hop",
+        doc=graph("d1", ["late 1"], ["a0", "b0"], [("b0", "a0")]),
     )
     got = store.neighbourhood("a0", hops=1)
     for w in writers:

@@ -3,8 +3,6 @@ Real trained pipeline and embedder, invented passages."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import pytest
 
 from reader.answer_types import Ner
@@ -127,34 +125,3 @@ def test_a_name_of_another_kind_than_the_described_noun_is_not_tried(ner: Ner) -
     question = "Who chaired the council of the county where Varn is located?"
     assert described(question) == Described("the county where Varn is located", ("Varn",))
     assert compose(question, cands, [True] * len(cands), embedder, opts, read) is None
-
-
-class _Counting:
-    """The real embedder, counting the texts it is asked to embed."""
-
-    def __init__(self) -> None:
-        self.inner = SentenceTransformerEmbedder()
-        self.texts: list[str] = []
-
-    @property
-    def model_name(self) -> str:
-        return self.inner.model_name
-
-    @property
-    def dimension(self) -> int:
-        return self.inner.dimension
-
-    def count_tokens(self, text: str) -> int:
-        return self.inner.count_tokens(text)
-
-    def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        self.texts += texts
-        return self.inner.embed(texts)
-
-
-def test_a_two_step_reading_embeds_each_sentence_once(ner: Ner) -> None:
-    counting = _Counting()
-    ex = extractive_answer(_QUESTION, _UNLINKED, counting, ner=ner)
-    assert ex.answer.startswith("Tom Hale"), ex.answer
-    assert any(t == "Who led Ostland?" for t in counting.texts)  # the rewritten question
-    assert len(counting.texts) == len(set(counting.texts))
