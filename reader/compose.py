@@ -69,14 +69,15 @@ def descriptions(question: str) -> list[Described]:
     """The question's noun phrases described by a clause ("the port that Ann Lee founded")
     or by "of" a name ("the composer of Harbour Tales") that names something, innermost
     first. The asked noun itself ("Which port that Ann Lee founded ...", "Who was the first
-    chair of X") is the question, not a way to its subject."""
+    chair of X") is the question, not a way to its subject, nor is a noun the sentence says
+    something is ("... became a member of the Elm League")."""
     doc = parsed(question)
     if doc is None:
         return []
     found: list[tuple[int, int, list[str]]] = []
     for tok in doc:
         noun = tok.head
-        if noun.pos_ != "NOUN" or _asked(noun) or _asks(tok):
+        if noun.pos_ != "NOUN" or _asked(noun) or _asks(tok) or noun.dep_ == "attr":
             continue
         if tok.dep_ in _DESCRIBING:
             start = _start(doc, tok, noun)

@@ -47,6 +47,7 @@ _PLACE_NOUNS = {
     "city", "country", "county", "state", "town", "place", "region", "continent", "island",
     "province", "district", "village", "nation", "location", "capital", "area", "river",
     "mountain", "borough", "neighborhood", "neighbourhood", "territory", "municipality",
+    "birthplace", "hometown",
 }  # fmt: skip
 _PERSON_NOUNS = {
     "person", "man", "woman", "actor", "actress", "singer", "player", "author", "writer",

@@ -22,6 +22,8 @@ from reader.text import forms, lemma, verb_lemma
         ("Where is the museum?", "PLACE"),
         ("In which county is the village?", "PLACE"),
         ("What is the capital of the region?", "PLACE"),
+        ("What was the birthplace of the painter?", "PLACE"),
+        ("What is the hometown of the band?", "PLACE"),
         ("What are the aims of the plan?", "LIST"),
         ("Are both bands from the same city?", "YESNO"),
         ("What is the name of the ship?", "THING"),

@@ -32,6 +32,8 @@ from tests.unit.conftest import Doc
         ),
         # What the question's copula says the interrogative is, is what it asks.
         ("Who was the first chair of the Harbour Guild?", None),
+        # What a sentence says its subject became is no way to another subject.
+        ("When did Ostland become a member of the Elm League?", None),
         # The asked noun's own clause is the question, not a way to its subject.
         ("Which port that Ann Lee founded is the oldest?", None),
         # A clause that holds the interrogative asks; it describes nothing.
