@@ -94,8 +94,9 @@ class ReaderSettings(BaseModel):
     # A question that describes its subject ("the city where X was born", "the author of X")
     # read in steps (``reader.compose``), where a chain's second hop gave no lead:
     # descriptions unwound at most (0 turns it off), and names of a description's sentence
-    # tried. Session 38, against session 37: MuSiQue dev lead F1 0.286 -> 0.296, HotpotQA and
-    # 2Wiki dev unchanged; 1 and 3 names gave the same dev answers. Not tuned further.
+    # tried. Session 38, against session 37: MuSiQue dev lead F1 0.286 -> 0.310 (with
+    # "birthplace" a place noun), HotpotQA and 2Wiki dev unchanged; 1 and 3 names gave the
+    # same dev answers. Not tuned further.
     compose_steps: int = Field(default=2, ge=0)
     compose_names: int = Field(default=3, ge=1)
     # A list answer: items of one enumeration quoted at most, other sentences quoted beside
