@@ -1,11 +1,11 @@
 """A question that reaches its subject through a described noun, answered in two steps.
 
-"Who chairs the board of the port that Ann Lee founded?" describes the port by a clause
+"Who runs the port that Ann Lee founded?" describes the port by a clause
 ("that Ann Lee founded") instead of naming it; "the composer of Harbour Tales" describes a
 person by "of" a name. The parse finds such noun phrases; the inner question ("Which port that
 Ann Lee founded") is answered first, from sentences that mention the description's own name
 ("Ann Lee founded Harrowby Port in 1901" -> Harrowby Port), with a name of the type its noun
-asks for; the name then stands in for the phrase ("Who chairs the board of Harrowby Port?"),
+asks for; the name then stands in for the phrase ("Who runs Harrowby Port?"),
 which the reader answers from sentences that mention it. A nested description ("... of the
 city where the composer of X was born") is unwound one at a time, innermost first.
 """

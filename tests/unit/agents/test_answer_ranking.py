@@ -181,16 +181,22 @@ def test_the_second_hop_goes_through_a_name_the_first_hop_adds(
 def test_a_name_many_documents_hold_is_no_bridge(
     ner: Ner, embedder: SentenceTransformerEmbedder
 ) -> None:
-    """Three more documents name the birthplace: no one of them is the second hop, so the
-    first hop's own reading stands (the settings say how many documents a bridge may have)."""
+    """Three more documents name the birthplace: no one of them is the chain's second hop,
+    so the first hop's own reading stands (the settings say how many documents a bridge may
+    have). The two-step reading (``reader.compose``) needs no rare bridge: it reads "the
+    birthplace of Bo Kim" as Fernhollow and asks about Fernhollow itself."""
     towns = [
         Doc(f"t{i}", f"Fernhollow {name}", f"Fernhollow {name} is a hall of the {name} Church.")
         for i, name in enumerate(("Green", "Iron", "Salt"))
     ]
-    ex = extractive_answer(CHURCH, _birthplace_chain(towns), embedder, ner=ner, max_sentences=3)
+    evidence = _birthplace_chain(towns)
+    chain_only = ReaderSettings(max_sentences=3, compose_steps=0)
+    ex = extractive_answer(CHURCH, evidence, embedder, ner=ner, options=chain_only)
     assert not ex.answer.startswith("the Reformed Church of Norland"), ex.answer
-    wide = ReaderSettings(max_sentences=3, hop_bridge_documents=10)
-    ex = extractive_answer(CHURCH, _birthplace_chain(towns), embedder, ner=ner, options=wide)
+    wide = chain_only.model_copy(update={"hop_bridge_documents": 10})
+    ex = extractive_answer(CHURCH, evidence, embedder, ner=ner, options=wide)
+    assert ex.answer.startswith("the Reformed Church of Norland [diocese]"), ex.answer
+    ex = extractive_answer(CHURCH, evidence, embedder, ner=ner, max_sentences=3)
     assert ex.answer.startswith("the Reformed Church of Norland [diocese]"), ex.answer
 
 

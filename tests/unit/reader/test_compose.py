@@ -18,7 +18,7 @@ from tests.unit.conftest import Doc
     ("question", "want"),
     [
         (
-            "Who chairs the board of the port that Ann Lee founded?",
+            "Who runs the port that Ann Lee founded?",
             Described("the port that Ann Lee founded", ("Ann Lee",)),
         ),
         (
