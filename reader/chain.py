@@ -10,7 +10,6 @@ ranking puts the first hop's near-duplicates above it; the words the first hop l
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
@@ -21,6 +20,7 @@ from reader.answer_facts import carries, sentence_lemmas
 from reader.answer_types import Entity, bridges, short_answer, the_asked
 from reader.question import QuestionPart
 from reader.sentence_rank import Candidate, rarity_of, typed, weighted_share
+from reader.text import mentions
 
 
 @dataclass(frozen=True)
@@ -153,4 +153,4 @@ def _spread(cands: Sequence[Candidate], lows: Sequence[str]) -> Callable[[str], 
 
 
 def _names(sentence: str, term: str) -> bool:
-    return len(term) >= 3 and re.search(rf"\b{re.escape(term)}\b", sentence) is not None
+    return len(term) >= 3 and mentions(sentence, term)

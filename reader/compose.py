@@ -12,7 +12,6 @@ city where the composer of X was born") is unwound one at a time, innermost firs
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -25,6 +24,7 @@ from reader.parse import WH, parsed
 from reader.question import analyse, thing_labels
 from reader.sentence_rank import Candidate, scores
 from reader.settings import ReaderSettings
+from reader.text import mentions
 from retrieval.embedder import Embedder
 
 # The reader's answer to a one-part question from the usable sentences (``reader.extractive``):
@@ -146,8 +146,8 @@ def _names(clause: Any) -> list[str]:
 
 
 def _mentions(c: Candidate, name: str) -> bool:
-    pattern = rf"\b{re.escape(name.lower())}\b"
-    return any(re.search(pattern, t.lower()) for t in (c.sentence, c.passage.doc_title))
+    term = name.lower()
+    return any(mentions(t.lower(), term) for t in (c.sentence, c.passage.doc_title))
 
 
 def _inner(phrase: str) -> str:

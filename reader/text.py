@@ -49,6 +49,12 @@ QUESTION_NAME = re.compile(
 FAMILY_LETTERS = 5
 
 
+def mentions(text: str, term: str) -> bool:
+    """Whether ``term`` stands in ``text`` as whole words ("Lee" in "Ann Lee's", not in
+    "Leeds"); both as the caller cased them."""
+    return re.search(rf"\b{re.escape(term)}\b", text) is not None
+
+
 def one_family(a: str, b: str) -> bool:
     """Whether two words (lower case) are one word family by ``FAMILY_LETTERS``."""
     n = FAMILY_LETTERS
