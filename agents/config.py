@@ -118,6 +118,14 @@ class AgentSettings(BaseModel):
     # 0.5 gave 0.487/0.615; the graph preset alone 0.503/0.613.
     subquery_weight: float = Field(default=0.25, ge=0.0, le=1.0)
     rrf_k: int = Field(default=60, ge=1)
+    # The reader's hop (``agents.reader_hop``): once the loop is done, a question that
+    # describes its subject ("the town where Ann Lee was born") is unwound by the reader over
+    # the evidence; when no sentence about the name found ("Elmford") answers the rest, the
+    # rewritten question ("In what county is Elmford?") is retrieved as a sub-query, at most
+    # this many of them (0: off). MuSiQue lead F1, dev / 51-100: 0.310 / 0.180 off, 0.317 /
+    # 0.218 with 2; fused at the question's own weight instead of ``subquery_weight``, dev
+    # fell to 0.290 (0.35 and 0.5: 0.303; 0.15: 0.317 / 0.198).
+    reader_hop_queries: int = Field(default=2, ge=0, le=10)
     # STRATEGIC evidence: reached through the graph and mentioning an entity in this top share
     # by authority (global PageRank percentile x path strength). 0.25 = the top quarter; on
     # demo/ that admits the national plan (top 7% of entities, three stated hops from the trust)

@@ -11,7 +11,7 @@ from agents.config import Complexity
 Tag = Literal["PRIMARY", "STRATEGIC", "GENERAL"]
 FindingKind = Literal["FACT", "INFERENCE", "ASSUMPTION"]
 Level = Literal["HIGH", "MEDIUM", "LOW"]
-Origin = Literal["question", "planner", "neighbour", "gap"]
+Origin = Literal["question", "planner", "neighbour", "gap", "hop"]
 GapCategory = Literal["coverage", "source_dominance", "recency", "subtask", "missing_fact"]
 Severity = Literal["high", "medium", "low"]
 LEVELS: tuple[Level, ...] = ("LOW", "MEDIUM", "HIGH")

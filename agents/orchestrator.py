@@ -40,6 +40,7 @@ from agents.models import AgenticResult, Citation, SubTask
 from agents.numeric_answer import check_limits, with_items
 from agents.numeric_compare import compare_options
 from agents.reader import ReaderAnswerer
+from agents.reader_hop import reader_hop
 from agents.report_answer import ReportAnswerer
 from agents.synthesis_answer import SynthesisAnswerer
 from agents.verifier import cited_ids
@@ -107,6 +108,7 @@ def answer(
     emit("start", {"question": question, "mode": mode})
     g = gather(run)
     _part_evidence(run, g)
+    reader_hop(run, g)
     admitted = admit(g.pool.bundle(), cfg, container.embedder, g.model.chunk_vectors)
     evidence = admitted.ranked
     audit.write(

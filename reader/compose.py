@@ -212,20 +212,31 @@ def _unwound(
     return None
 
 
-def compose(
+@dataclass(frozen=True)
+class Walked:
+    """What unwinding a question's descriptions came to: the best two-step answer (None when
+    no description was unwound or no rewritten question was answered), and the rewritten
+    questions of the step where the evidence ran out (to retrieve next)."""
+
+    best: Composed | None
+    unanswered: tuple[str, ...]
+
+
+def walk(
     question: str,
     cands: Sequence[Candidate],
     in_main: Sequence[bool],
     embedder: Embedder,
     opts: ReaderSettings,
     read: Read,
-) -> Composed | None:
+) -> Walked:
     """Unwind the question's descriptions (at most ``opts.compose_steps``) and answer what
-    is left from sentences about the name found; None when no description can be unwound or
-    the rewritten question finds no answer. A description's sentence may name several things
-    of the asked type ("a village in the Varn district of Ostland" for "the country X is
-    in"): up to ``opts.compose_names`` are tried, and the one whose rewritten question is
-    answered best wins."""
+    is left from sentences about the name found. A description's sentence may name several
+    things of the asked type ("a village in the Varn district of Ostland" for "the country X
+    is in"): up to ``opts.compose_names`` are tried, and the one whose rewritten question is
+    answered best wins. When none is answered ("Ann Lee founded Harrowby Port", and no
+    sentence about Harrowby Port says who runs it), the name's own page is what is missing:
+    the rewritten questions ("Who runs Harrowby Port?") are ``unanswered``."""
     asked, steps = question, list[Step]()
     best: Composed | None = None
     for _ in range(opts.compose_steps):
@@ -233,9 +244,9 @@ def compose(
         if inner is None:
             break
         d, where, names = inner
+        rewrites = [asked.replace(d.phrase, name, 1) for name in names[: opts.compose_names]]
         tried: list[tuple[float, Composed]] = []
-        for name in names[: opts.compose_names]:
-            rewritten = asked.replace(d.phrase, name, 1)
+        for name, rewritten in zip(names, rewrites, strict=False):
             about = [
                 m and i != where and _mentions(c, name)
                 for i, (m, c) in enumerate(zip(in_main, cands, strict=True))
@@ -245,7 +256,8 @@ def compose(
                 step = (*steps, Step(name, where))
                 tried.append((got[0], Composed(rewritten, step, got[1], got[2])))
         if not tried:
-            break
+            # The name's own page is missing: what is left to ask about it.
+            return Walked(best, tuple(rewrites))
         best = max(tried, key=lambda t: t[0])[1]
         asked, steps = best.question, list(best.steps)
-    return best
+    return Walked(best, ())

@@ -27,7 +27,7 @@ from extraction.chunking import split_sentences
 from reader.answer_facts import carries, coverage, item_head
 from reader.answer_types import Ner, asked_completion, asked_figure, short_answer, the_asked
 from reader.answer_types import candidates as typed_candidates
-from reader.compose import compose
+from reader.compose import walk
 from reader.leads import chain, decide
 from reader.question import QuestionPart, analyse
 from reader.quote import graph_lines, with_subject
@@ -221,7 +221,9 @@ def _composed(
     part = picked.parts[0] if len(picked.parts) == 1 else None
     if part is None or part.cast or part.kind in ("YESNO", "LIST"):
         return False
-    got = compose(question, cands, in_main, embedder, opts, one_part_reader(cands, embedder, opts))
+    got = walk(
+        question, cands, in_main, embedder, opts, one_part_reader(cands, embedder, opts)
+    ).best
     if got is None:
         return False
     for i in (*(s.index for s in got.steps), got.index):

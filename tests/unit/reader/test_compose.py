@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from reader.answer_types import Ner
-from reader.compose import Described, compose, described, descriptions
+from reader.compose import Described, described, descriptions, walk
 from reader.extractive import extractive_answer, one_part_reader
 from reader.sentence_rank import sentence_candidates
 from reader.settings import ReaderSettings
@@ -81,7 +81,7 @@ def test_the_description_is_answered_then_the_question_about_the_name_found(ner:
     embedder, opts = SentenceTransformerEmbedder(), ReaderSettings()
     cands = sentence_candidates(_EVIDENCE, opts.min_words, ner)
     read = one_part_reader(cands, embedder, opts)
-    got = compose(_QUESTION, cands, [True] * len(cands), embedder, opts, read)
+    got = walk(_QUESTION, cands, [True] * len(cands), embedder, opts, read).best
     assert got is not None
     assert got.question == "Who led Ostland?"
     assert [s.name for s in got.steps] == ["Ostland"]
@@ -111,7 +111,7 @@ def test_without_a_sentence_about_the_name_found_there_is_no_two_step_answer(ner
     evidence = [d for d in _EVIDENCE if d.chunk_id != "b"]
     cands = sentence_candidates(evidence, opts.min_words, ner)
     read = one_part_reader(cands, embedder, opts)
-    assert compose(_QUESTION, cands, [True] * len(cands), embedder, opts, read) is None
+    assert walk(_QUESTION, cands, [True] * len(cands), embedder, opts, read).best is None
 
 
 def test_a_name_of_another_kind_than_the_described_noun_is_not_tried(ner: Ner) -> None:
@@ -126,4 +126,18 @@ def test_a_name_of_another_kind_than_the_described_noun_is_not_tried(ner: Ner) -
     read = one_part_reader(cands, embedder, opts)
     question = "Who chaired the council of the county where Varn is located?"
     assert described(question) == Described("the county where Varn is located", ("Varn",))
-    assert compose(question, cands, [True] * len(cands), embedder, opts, read) is None
+    assert walk(question, cands, [True] * len(cands), embedder, opts, read).best is None
+
+
+def test_the_question_left_when_the_names_page_is_missing_is_unanswered(ner: Ner) -> None:
+    """Ann Lee's page names her birthplace, and nothing about Ostland is in the evidence:
+    "Who led Ostland?" is what to retrieve next."""
+    embedder, opts = SentenceTransformerEmbedder(), ReaderSettings()
+    evidence = [d for d in _EVIDENCE if d.chunk_id != "b"]
+    cands = sentence_candidates(evidence, opts.min_words, ner)
+    read = one_part_reader(cands, embedder, opts)
+    left = walk(_QUESTION, cands, [True] * len(cands), embedder, opts, read).unanswered
+    assert left[0] == "Who led Ostland?", left
+    full = sentence_candidates(_EVIDENCE, opts.min_words, ner)
+    read = one_part_reader(full, embedder, opts)
+    assert walk(_QUESTION, full, [True] * len(full), embedder, opts, read).unanswered == ()
