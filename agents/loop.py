@@ -86,8 +86,8 @@ class Gathered:
     pool: EvidencePool
     reach: GraphReach
     tasks: list[SubTask]
-    # The read model every round read (the pinned searcher's): one graph version.
-    model: GraphReadModel
+    # The pinned searcher every retrieval of the run goes through: one graph version.
+    searcher: Searcher
     critiques: list[Critique] = field(default_factory=list)
     iterations: int = 0
     warnings: list[str] = field(default_factory=list)
@@ -97,9 +97,15 @@ class Gathered:
     filters: SearchFilters | None = None
     rounds_failed: dict[int, list[str]] = field(default_factory=dict)  # iteration -> failures
 
-    def retrieve(self, searcher: Searcher, task: SubTask, k: int, preset: str | None) -> Retrieval:
-        """One sub-query under the run's filters (and the task's own date bound)."""
-        return searcher.retrieve(task.query, k, preset, task_filters(self.filters, task))
+    @property
+    def model(self) -> GraphReadModel:
+        """The read model every round read: the pinned searcher's."""
+        return self.searcher.model
+
+    def retrieve(self, task: SubTask, k: int, preset: str | None) -> Retrieval:
+        """One sub-query under the run's filters (and the task's own date bound), on the
+        run's graph version."""
+        return self.searcher.retrieve(task.query, k, preset, task_filters(self.filters, task))
 
 
 def gather(run: RunContext, searcher: Searcher | None = None) -> Gathered:
@@ -118,7 +124,7 @@ def gather(run: RunContext, searcher: Searcher | None = None) -> Gathered:
         pool,
         reach,
         list(the_plan.subtasks),
-        searcher.model,
+        searcher,
         warnings=list(the_plan.warnings),
         filters=run.filters,
     )
@@ -127,7 +133,7 @@ def gather(run: RunContext, searcher: Searcher | None = None) -> Gathered:
     while iteration < ctx.iteration_budget:  # the budget may grow (_one_more_round)
         iteration += 1
         record = IterationRound(iteration=iteration, queries=[t.query for t in round_tasks])
-        retrieved, fresh = _retrieve_round(run, searcher, out, round_tasks, iteration)
+        retrieved, fresh = _retrieve_round(run, out, round_tasks, iteration)
         out.iterations = iteration
         facts = RoundFacts(
             iteration=iteration,
@@ -243,7 +249,7 @@ def _plan(ctx: QueryContext, run: RunContext) -> SubTaskPlan:
 
 
 def _retrieve_round(
-    run: RunContext, searcher: Searcher, out: Gathered, tasks: list[SubTask], iteration: int
+    run: RunContext, out: Gathered, tasks: list[SubTask], iteration: int
 ) -> tuple[set[str], set[str]]:
     """One retrieval per sub-task into the pool: (chunk ids retrieved, chunk ids new)."""
     audit, emit, per_query = run.audit, run.emit, run.per_query
@@ -252,7 +258,7 @@ def _retrieve_round(
     fresh: set[str] = set()
     for task in tasks:
         try:
-            found = out.retrieve(searcher, task, per_query, preset)
+            found = out.retrieve(task, per_query, preset)
         except KgError as exc:
             # A failed sub-query (a store timeout, a filter the store refuses) is logged and the
             # round goes on with the others.

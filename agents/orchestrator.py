@@ -168,13 +168,12 @@ def _part_evidence(run: RunContext, g: Gathered) -> None:
     parts = part_queries(run.question)
     if len(parts) < 2:
         return
-    searcher = run.container.searcher()
     for n, part in enumerate(parts):
         task = SubTask(
             id=f"part{n}", description="part of the question", query=part, origin="question"
         )
         try:
-            found = g.retrieve(searcher, task, run.per_query, run.cfg.preset or None)
+            found = g.retrieve(task, run.per_query, run.cfg.preset or None)
         except KgError as exc:
             if g.rounds:
                 g.rounds[-1].failed.append(f"{part}: {exc}")

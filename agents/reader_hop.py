@@ -54,7 +54,7 @@ def _retrieve(run: RunContext, g: Gathered, task_id: str, query: str) -> None:
         origin="hop",
     )
     try:
-        found = g.retrieve(run.container.searcher(), task, run.per_query, run.cfg.preset or None)
+        found = g.retrieve(task, run.per_query, run.cfg.preset or None)
     except KgError as exc:
         if g.rounds:
             g.rounds[-1].failed.append(f"{query}: {exc}")
