@@ -26,13 +26,20 @@ from typing import TypeVar
 import numpy as np
 
 from core.errors import EmbeddingError
-from retrieval.embedder import BulkEmbedder, Embedder
+from retrieval.embedder import BulkEmbedder, Embedder, ManyCounter
 
 _T = TypeVar("_T")
 _POLL_S = 0.2
 DEFAULT_MAX_AHEAD_ROWS = 50_000  # 50k x 384 float32 = 77 MB
 # Texts a unit of the feed embeds in one model call: the embedders' own batch size.
 DEFAULT_UNIT_ROWS = 64
+
+
+def count_many(model: Embedder | LockedEmbedder, texts: Sequence[str]) -> list[int]:
+    """Each text's token count: in one call where the model has one (``ManyCounter``)."""
+    if isinstance(model, ManyCounter):
+        return model.count_tokens_many(texts)
+    return [model.count_tokens(t) for t in texts]
 
 
 def bulk_path(model: Embedder) -> Callable[[Sequence[str]], list[list[float]]]:
@@ -95,6 +102,9 @@ class LockedEmbedder:
 
     def count_tokens(self, text: str) -> int:
         return self._call(lambda m: m.count_tokens(text), foreground=True, purpose="count_tokens")
+
+    def count_tokens_many(self, texts: Sequence[str]) -> list[int]:
+        return self._call(lambda m: count_many(m, texts), foreground=True, purpose="count_tokens")
 
     def _call(self, work: Callable[[Embedder], _T], foreground: bool, purpose: str) -> _T:
         beside = self._beside
@@ -189,7 +199,7 @@ class EmbeddingFeed:
         units: list[_Unit] = []
         of_batch: list[range] = []
         for index, texts in enumerate(self._batches):
-            sizes = np.asarray([self._embedder.count_tokens(t) for t in texts], dtype=np.int64)
+            sizes = np.asarray(count_many(self._embedder, texts), dtype=np.int64)
             order = np.argsort(sizes, kind="stable")
             first = len(units)
             for start in range(0, len(order), self._unit_rows):

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from core.errors import InputError
+from core.errors import EmbeddingError, InputError
 from core.names import chunk_id, content_hash, doc_id
 from extraction.batching import write_batch_sizes
 from extraction.chunking import chunk_text
@@ -176,6 +177,11 @@ class Ingestor:
     ) -> None:
         clock = PhaseClock(report)
         model_before = dict(self._embedder.seconds)
+        replica = self._replica()
+        if replica is not None:
+            # Loaded on the idle core while this thread chunks; its first user (the feed's
+            # token counts) waited 0.6 s for the load while extraction held the other core.
+            threading.Thread(target=_load, args=(replica,), name="kg-load-replica").start()
         with clock("chunk"):
             for item in pending:
                 self._chunk(item)
@@ -192,7 +198,7 @@ class Ingestor:
             ]
             for batch in batches
         ]
-        with self._beside(), EmbeddingFeed(self._embedder, texts) as feed:
+        with self._beside(replica), EmbeddingFeed(self._embedder, texts) as feed:
             with clock("extract"):
                 self._extract(pending, report, progress)
             with clock("resolve"):
@@ -212,10 +218,14 @@ class Ingestor:
             report.same_as += stats.same_as
             done = 0
             for batch, _ in zip(batches, texts, strict=True):
+                # Built before its vectors are asked for: the build then runs while the feed
+                # still embeds the batch's last units, instead of after them.
+                with clock("build"):
+                    graphs = self._build(batch, resolver)
                 with clock("wait_embeddings"):
                     vectors = feed.next()
                 with clock("build"):
-                    graphs = self._build(batch, resolver, vectors)
+                    graphs = _with_vectors(graphs, vectors)
                 with clock("write"):
                     self._store.upsert_documents(graphs)
                 for item, graph in zip(batch, graphs, strict=True):
@@ -233,12 +243,19 @@ class Ingestor:
             spent = seconds - model_before.get(purpose, 0.0)
             report.model_seconds[purpose] = report.model_seconds.get(purpose, 0.0) + spent
 
-    def _beside(self) -> contextlib.AbstractContextManager[None]:
-        """Entity names on a second copy of the model, where the settings ask for it and the
-        embedder can make one; else names and chunks take turns on one model."""
+    def _replica(self) -> Embedder | None:
+        """A second copy of the model for entity names, where the settings ask for it and the
+        embedder can make one (constructed, not loaded)."""
         if self._settings.ingest.names_beside_chunks and isinstance(self._model, Replicable):
-            return self._embedder.names_beside(self._model.replica())
-        return contextlib.nullcontext()
+            return self._model.replica()
+        return None
+
+    def _beside(self, replica: Embedder | None) -> contextlib.AbstractContextManager[None]:
+        """Entity names on ``replica`` while the block runs; else names and chunks take turns
+        on one model."""
+        if replica is None:
+            return contextlib.nullcontext()
+        return self._embedder.names_beside(replica)
 
     def refresh(self) -> None:
         """Bring indexes and authority up to date after writes."""
@@ -295,11 +312,9 @@ class Ingestor:
         report.tokens_in += used.tokens_in
         report.tokens_out += used.tokens_out
 
-    def _build(
-        self, batch: list[_Pending], resolver: Resolver, vectors: Sequence[Sequence[float]]
-    ) -> list[DocumentGraph]:
+    def _build(self, batch: list[_Pending], resolver: Resolver) -> list[DocumentGraph]:
+        """The batch's graphs, their chunks without vectors (``_with_vectors`` adds them)."""
         now = datetime.now(UTC)
-        rows = iter(vectors)
         model = resolve_model(self._settings.extraction.spacy_model)
         built = []
         for item in batch:
@@ -326,7 +341,6 @@ class Ingestor:
                     text=text,
                     tokens=tokens,
                     content_hash=content_hash(text),
-                    embedding=tuple(next(rows)),
                 )
                 for cid, (idx, text, tokens) in zip(cids, item.chunks, strict=True)
             ]
@@ -365,3 +379,30 @@ class Ingestor:
             )
             for (document, chunks, resolved, _), numbers in zip(built, facts, strict=True)
         ]
+
+
+def _with_vectors(
+    graphs: list[DocumentGraph], vectors: Sequence[Sequence[float]]
+) -> list[DocumentGraph]:
+    """The graphs with their chunks' vectors, which come in the chunks' order."""
+    rows = iter(vectors)
+    out = [
+        graph.model_copy(
+            update={
+                "chunks": tuple(
+                    c.model_copy(update={"embedding": tuple(next(rows))}) for c in graph.chunks
+                )
+            }
+        )
+        for graph in graphs
+    ]
+    if next(rows, None) is not None:
+        raise EmbeddingError("the embedder gave more vectors than the batch has chunks")
+    return out
+
+
+def _load(model: Embedder) -> None:
+    """Load ``model`` now (a token count loads it). A failure is left to its first real use,
+    which raises it where the ingest can report it."""
+    with contextlib.suppress(EmbeddingError):
+        model.count_tokens("")

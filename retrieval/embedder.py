@@ -52,6 +52,15 @@ class Replicable(Protocol):
 
 
 @runtime_checkable
+class ManyCounter(Protocol):
+    """An embedder that counts many texts' tokens in one call. A thread counting beside
+    another that holds the interpreter lock (the ingest's feed beside extraction) waits for
+    the lock once a call: 429 single counts took 0.7 s there, one call of them all 0.02 s."""
+
+    def count_tokens_many(self, texts: Sequence[str]) -> list[int]: ...
+
+
+@runtime_checkable
 class BulkEmbedder(Protocol):
     """An embedder with a faster path for an ingest's many texts (chunks, entity names), whose
     vectors are the ordinary path's within noise; reads keep ``embed``."""
@@ -252,6 +261,13 @@ class SentenceTransformerEmbedder:
         with self._counter_lock:
             return len(self._counter.encode(text, add_special_tokens=False))
 
+    def count_tokens_many(self, texts: Sequence[str]) -> list[int]:
+        """``count_tokens`` of each text, in one tokenizer call (``ManyCounter``)."""
+        self._load()
+        with self._counter_lock:
+            ids = self._counter(list(texts), add_special_tokens=False)["input_ids"]
+        return [len(row) for row in ids]
+
 
 # sentence-transformers' max_seq_length for all-MiniLM-L6-v2 (sentence_bert_config.json):
 # longer texts are cut to their first 256 tokens by both backends.
@@ -377,6 +393,13 @@ class OnnxEmbedder:
         """Tokens of the whole text (no truncation): the chunker sizes chunks with it."""
         self._load()
         return len(self._counter.encode(text, add_special_tokens=False).ids)
+
+    def count_tokens_many(self, texts: Sequence[str]) -> list[int]:
+        """``count_tokens`` of each text, in one tokenizer call (``ManyCounter``)."""
+        self._load()
+        return [
+            len(e.ids) for e in self._counter.encode_batch(list(texts), add_special_tokens=False)
+        ]
 
 
 def make_embedder(

@@ -86,6 +86,15 @@ def test_token_counts_equal_the_torch_tokenizers(
     assert onnx.count_tokens("word " * 400) == 400
 
 
+def test_counting_many_texts_at_once_gives_each_text_s_own_count(
+    onnx: OnnxEmbedder, embedder: SentenceTransformerEmbedder
+) -> None:
+    texts = [*TEXTS, "", "word " * 400, "Zürich's 3rd-largest café"]
+    for model in (onnx, embedder):
+        assert model.count_tokens_many(texts) == [model.count_tokens(t) for t in texts]
+    assert onnx.count_tokens_many([]) == [] == embedder.count_tokens_many([])
+
+
 def test_the_setting_picks_the_adapter(tmp_path: Path) -> None:
     # "auto": torch where it is installed (here, the test install), onnx where it is not (the
     # CLI test below, with PyTorch made unimportable).

@@ -29,6 +29,36 @@ class _Failing:
         return 1
 
 
+class _OneByOne(_Failing):
+    """Counts tokens one text a call only: the feed plans with it all the same."""
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        return [[float(len(t)), 0.0, 0.0] for t in texts]
+
+
+def test_a_model_without_a_batch_count_is_counted_one_text_a_call() -> None:
+    with EmbeddingFeed(LockedEmbedder(_OneByOne()), [["ab", "c"], ["def"]]) as feed:
+        assert feed.next() == [[2.0, 0.0, 0.0], [1.0, 0.0, 0.0]]
+        assert feed.next() == [[3.0, 0.0, 0.0]]
+
+
+def test_the_feed_counts_a_batch_s_tokens_in_one_call() -> None:
+    calls: list[int] = []
+
+    class Counting(SentenceTransformerEmbedder):
+        def count_tokens_many(self, texts: Sequence[str]) -> list[int]:
+            calls.append(len(texts))
+            return super().count_tokens_many(texts)
+
+        def count_tokens(self, text: str) -> int:
+            raise AssertionError("counted one text at a time")
+
+    model = Counting()
+    with EmbeddingFeed(LockedEmbedder(model), [["alpha", "beta"], ["gamma"]]) as feed:
+        assert len(feed.next()) == 2 and len(feed.next()) == 1
+    assert calls == [2, 1]
+
+
 def test_worker_errors_are_raised_by_next() -> None:
     with EmbeddingFeed(_Failing(), [["a"], ["b"]]) as feed, pytest.raises(RuntimeError):
         feed.next()
