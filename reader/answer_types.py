@@ -16,6 +16,8 @@ the offline answer falls back on the capitalised-span rules of ``reader.answer_f
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
 from reader.nouns import asked_class, asked_noun, called, class_of, completes, of_what, valued
@@ -71,10 +73,29 @@ def spacy_ner(model: str) -> Ner | None:
         return None
 
     def run(sentences: Sequence[str]) -> list[list[Entity]]:
-        nlp = load_pipeline(name)
-        return [[(e.text, e.label_) for e in doc.ents] for doc in nlp.pipe(sentences)]
+        with _read_lock:
+            known = {s: found for s in sentences if (found := _read.get((name, s))) is not None}
+        fresh = [s for s in dict.fromkeys(sentences) if s not in known]
+        if fresh:
+            nlp = load_pipeline(name)
+            parsed = [[(e.text, e.label_) for e in doc.ents] for doc in nlp.pipe(fresh)]
+            known.update(zip(fresh, parsed, strict=True))
+            with _read_lock:
+                for s, found in zip(fresh, parsed, strict=True):
+                    _read[(name, s)] = found
+                while len(_read) > _READ_KEPT:
+                    _read.popitem(last=False)
+        return [list(known[s]) for s in sentences]
 
     return run
+
+
+# Sentences already read, per pipeline. An ask reads most of its evidence twice (the reader's
+# hop, then the answerer), and each sentence is its own doc, so its entities do not depend on
+# what it was read with. Bounded: a long-running API reads new evidence every question.
+_READ_KEPT = 4096
+_read: OrderedDict[tuple[str, str], list[Entity]] = OrderedDict()
+_read_lock = threading.Lock()
 
 
 def _lemmas(text: str) -> set[str]:

@@ -18,13 +18,8 @@ from graph_store.kuzu.store import KuzuGraphStore
 from kg.container import build_embedder
 from kg.settings import Settings
 from retrieval.config import EmbeddingSettings
-from retrieval.embedder import (
-    MINILM_DIM,
-    ONNX_MODEL_NAME,
-    OnnxEmbedder,
-    SentenceTransformerEmbedder,
-    make_embedder,
-)
+from retrieval.embedder import MINILM_DIM, SentenceTransformerEmbedder, make_embedder
+from retrieval.embedder_onnx import ONNX_MODEL_NAME, OnnxEmbedder
 
 ROOT = Path(__file__).resolve().parents[3]
 

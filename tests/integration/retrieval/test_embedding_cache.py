@@ -13,7 +13,7 @@ import pytest
 from kg.container import build
 from kg.settings import Settings
 from retrieval.config import EmbeddingSettings
-from retrieval.embedder import OnnxEmbedder
+from retrieval.embedder_onnx import OnnxEmbedder
 from retrieval.embedding_cache import CachedEmbedder
 
 TEXTS = [
