@@ -385,8 +385,10 @@ def _with_vectors(
     graphs: list[DocumentGraph], vectors: Sequence[Sequence[float]]
 ) -> list[DocumentGraph]:
     """The graphs with their chunks' vectors, which come in the chunks' order."""
+    if sum(len(g.chunks) for g in graphs) != len(vectors):
+        raise EmbeddingError(f"the embedder gave {len(vectors)} vectors for the batch's chunks")
     rows = iter(vectors)
-    out = [
+    return [
         graph.model_copy(
             update={
                 "chunks": tuple(
@@ -396,9 +398,6 @@ def _with_vectors(
         )
         for graph in graphs
     ]
-    if next(rows, None) is not None:
-        raise EmbeddingError("the embedder gave more vectors than the batch has chunks")
-    return out
 
 
 def _load(model: Embedder) -> None:
