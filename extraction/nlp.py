@@ -14,6 +14,7 @@ lemmatizer, attribute ruler) are never run.
 
 from __future__ import annotations
 
+import importlib.metadata
 import re
 import threading
 from typing import Any
@@ -56,9 +57,13 @@ def resolve_model(setting: str) -> str:
     pipeline), ``"auto"`` for the default one when it is installed."""
     if setting != AUTO:
         return setting
-    from spacy.util import is_package
-
-    return DEFAULT_TRAINED if is_package(DEFAULT_TRAINED) else ""
+    # The distribution's metadata, as spaCy's own ``is_package`` reads it, without importing
+    # spaCy: every command builds a container, and most never parse a sentence.
+    try:
+        importlib.metadata.distribution(DEFAULT_TRAINED)
+    except importlib.metadata.PackageNotFoundError:
+        return ""
+    return DEFAULT_TRAINED
 
 
 def load_pipeline(model: str) -> Any:

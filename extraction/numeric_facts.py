@@ -14,9 +14,8 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
-
-from spacy.lang.en.stop_words import STOP_WORDS
 
 from extraction.facts import DocFacts
 from extraction.nlp import split_sentences
@@ -40,11 +39,22 @@ _CLAUSE = re.compile(r"[;,()\u2013\u2014]|\s-\s")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
 MAX_MEASURE_WORDS = 6
 _TRAILING = re.compile(r"\s*(?:a|per|each)?\s*(?:\w+\s)?or (?:more|less|over|under|above|below)\b")
-# spaCy's English stop words and the words that state a limit say how, not what: a measure
-# is the rest ("Total debts must not exceed" -> "total debt").
-_FILLER = STOP_WORDS | frozenset(
+_LIMIT_WORDS = frozenset(
     ("exceed", "exceeds", "within", "maximum", "minimum", "limit", "worth", "least", "cannot")
 )
+
+
+@cache
+def _filler() -> frozenset[str]:
+    """spaCy's English stop words and the words that state a limit say how, not what: a
+    measure is the rest ("Total debts must not exceed" -> "total debt"). Imported on first
+    use: importing spaCy costs seconds, and commands that never read numbers (``kg --help``,
+    ``kg search``) import this module."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    return frozenset(STOP_WORDS) | _LIMIT_WORDS
+
+
 _KEEP = frozenset({"total", "limit", "maximum", "minimum"})
 
 
@@ -52,8 +62,9 @@ def measure_words(text: str) -> list[str]:
     """Content words of a phrase, lower case, plural ``s`` dropped ("Total debts" -> total,
     debt): the form measures are stored and compared in."""
     out = []
+    filler = _filler()
     for w in _WORD.findall(re.sub(r"['’]s?\b", "", text.lower())):
-        if w in _FILLER and w not in _KEEP:
+        if w in filler and w not in _KEEP:
             continue
         plural = len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is"))
         out.append(w[:-1] if plural else w)
