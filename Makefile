@@ -84,14 +84,21 @@ demo: setup
 	KG_DATA_DIR=$(DEMO_DIR) $(BIN)/kg ask "$(DEMO_QUESTION)"
 	@echo "The demo store is $(DEMO_DIR): source $(BIN)/activate && export KG_DATA_DIR=$(DEMO_DIR)"
 
-# The whole suite, the Neo4j tests against a real server: started first, stopped on any exit
-# (the trap), tests failing included. The suite runs the torch embedder (tests/conftest.py);
-# the onnx one has its own tests.
+# The whole suite, the Neo4j tests against a real server and the LLM tests against the local
+# 0.5B model's (tests/llm/conftest.py): both started first, stopped on any exit (the trap),
+# tests failing included; started here, not by each worker. TEST_WORKERS pytest-xdist workers
+# share the files (tests/conftest.py keeps a file, and all Neo4j tests, on one worker).
+# The suite runs the torch embedder (tests/conftest.py); the onnx one has its own tests.
+TEST_WORKERS ?= 2
+LLM_TEST_CLI = KG_DATA_DIR=.kg/llm KG_LLM_SERVER__MODEL=qwen2.5-coder-0.5b \
+  KG_LLM_SERVER__PORT=8765 $(BIN)/kg llm
 test: setup-dev neo4j-jars
-	set -e; trap '$(NEO4J_CLI) stop --home $(NEO4J_TEST_HOME)' EXIT; \
+	set -e; trap '$(NEO4J_CLI) stop --home $(NEO4J_TEST_HOME); $(LLM_TEST_CLI) stop' EXIT; \
 	$(NEO4J_CLI) start --home $(NEO4J_TEST_HOME); \
+	$(LLM_TEST_CLI) serve; \
 	NEO4J_URI=$(NEO4J_TEST_URI) NEO4J_USER=neo4j NEO4J_PASSWORD=$(NEO4J_TEST_PASSWORD) \
-	  $(BIN)/python -m pytest -q -p no:cacheprovider --durations=30 $(TESTS)
+	  $(BIN)/python -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadgroup \
+	  --durations=30 $(TESTS)
 
 # Neo4j Community, GDS (open) and APOC core into tools/neo4j/{lib,plugins,plugin-lib}.
 neo4j-jars: $(NEO4J_STAMP)

@@ -26,6 +26,28 @@ DEMO = ROOT / "demo"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
+# The fixtures that reach the one Neo4j test database; tests using them empty it.
+_NEO4J_FIXTURES = frozenset({"neo4j_server", "neo4j_demo"})
+
+
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """Groups for ``make test``'s workers (pytest-xdist, ``--dist loadgroup``): every test
+    that reaches the Neo4j test database runs on one worker in collection order, since those
+    tests empty it; the tests of the local model share one worker, since its server answers
+    one request at a time (two workers waiting on it would idle a core: they ran last, in
+    parallel, and made the suite's tail); every other test file runs whole on one worker, so
+    a module's fixtures (an ingested corpus, a started server) are built once. Marked as each
+    test is collected, before xdist reads the marks; without xdist they do nothing."""
+    fixtures = set(getattr(item, "fixturenames", ()))
+    if item.get_closest_marker("neo4j") is not None or _NEO4J_FIXTURES & fixtures:
+        group = "neo4j"
+    elif "local_llm" in fixtures:
+        group = "llm"
+    else:
+        group = item.nodeid.split("::", 1)[0]
+    item.add_marker(pytest.mark.xdist_group(group))
+
+
 @pytest.fixture(scope="session")
 def embedder() -> SentenceTransformerEmbedder:
     return SentenceTransformerEmbedder(precision=Settings().embedding.precision)
