@@ -252,52 +252,67 @@ def _retrieve_round(
     run: RunContext, out: Gathered, tasks: list[SubTask], iteration: int
 ) -> tuple[set[str], set[str]]:
     """One retrieval per sub-task into the pool: (chunk ids retrieved, chunk ids new)."""
-    audit, emit, per_query = run.audit, run.emit, run.per_query
-    preset = run.cfg.preset or None
     retrieved: set[str] = set()
     fresh: set[str] = set()
     for task in tasks:
         try:
-            found = out.retrieve(task, per_query, preset)
+            found = out.retrieve(task, run.per_query, run.cfg.preset or None)
         except KgError as exc:
             # A failed sub-query (a store timeout, a filter the store refuses) is logged and the
             # round goes on with the others.
             out.rounds_failed.setdefault(iteration, []).append(f"{task.query}: {exc}")
-            audit.write("retrieval_failed", iteration=iteration, subtask=task.id, error=str(exc))
-            emit("retrieval", {"iteration": iteration, "subtask": task.id, "error": str(exc)})
+            _log_failure(run, iteration, task, exc)
             continue
-        results = found.results
         # The graph preset names the entities on relation paths it followed: more bridges.
         out.bridges += [b for b in found.bridges if b not in out.bridges]
-        new = out.pool.add(task, iteration, results)
-        retrieved.update(r.chunk_id for r in results)
+        new = out.pool.add(task, iteration, found.results)
+        retrieved.update(r.chunk_id for r in found.results)
         fresh.update(new)
-        audit.write(
-            "retrieval",
-            iteration=iteration,
-            subtask=task.id,
-            origin=task.origin,
-            query=task.query,
-            preset=found.preset,
-            linked=[x.as_dict() for x in found.linked],
-            bridges=[{"entity_id": i, "name": n} for i, n in found.bridges],
-            k=per_query,
-            results=[
-                {"chunk_id": r.chunk_id, "score": r.score, "components": r.components}
-                for r in results
-            ],
-        )
-        emit(
-            "retrieval",
-            {
-                "iteration": iteration,
-                "subtask": task.id,
-                "query": task.query,
-                "hits": len(results),
-                "new": len(new),
-            },
-        )
+        _log_retrieval(run, iteration, task, found, len(new))
     return retrieved, fresh
+
+
+def retrieve_more(run: RunContext, g: Gathered, task: SubTask) -> None:
+    """One retrieval after the rounds (a part of the question, the reader's hop), joining the
+    pool at the last round and audited and streamed as a round's are; a failure is noted on
+    the last round's record and the answer goes on with the evidence it has."""
+    try:
+        found = g.retrieve(task, run.per_query, run.cfg.preset or None)
+    except KgError as exc:
+        if g.rounds:
+            g.rounds[-1].failed.append(f"{task.query}: {exc}")
+        _log_failure(run, g.iterations, task, exc)
+        return
+    new = g.pool.add(task, g.iterations, found.results)
+    g.tasks.append(task)
+    _log_retrieval(run, g.iterations, task, found, len(new))
+
+
+def _log_failure(run: RunContext, iteration: int, task: SubTask, exc: KgError) -> None:
+    run.audit.write("retrieval_failed", iteration=iteration, subtask=task.id, error=str(exc))
+    run.emit("retrieval", {"iteration": iteration, "subtask": task.id, "error": str(exc)})
+
+
+def _log_retrieval(
+    run: RunContext, iteration: int, task: SubTask, found: Retrieval, new: int
+) -> None:
+    results = found.results
+    run.audit.write(
+        "retrieval",
+        iteration=iteration,
+        subtask=task.id,
+        origin=task.origin,
+        query=task.query,
+        preset=found.preset,
+        linked=[x.as_dict() for x in found.linked],
+        bridges=[{"entity_id": i, "name": n} for i, n in found.bridges],
+        k=run.per_query,
+        results=[
+            {"chunk_id": r.chunk_id, "score": r.score, "components": r.components} for r in results
+        ],
+    )
+    event = {"iteration": iteration, "subtask": task.id, "query": task.query}
+    run.emit("retrieval", {**event, "hits": len(results), "new": new})
 
 
 def task_filters(filters: SearchFilters | None, task: SubTask) -> SearchFilters | None:

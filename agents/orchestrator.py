@@ -35,7 +35,7 @@ from agents.budget import admit
 from agents.calls import LLMCaller
 from agents.closing import close
 from agents.config import AgentSettings
-from agents.loop import AgentContainer, Gathered, OnEvent, RunContext, gather
+from agents.loop import AgentContainer, Gathered, OnEvent, RunContext, gather, retrieve_more
 from agents.models import AgenticResult, Citation, SubTask
 from agents.numeric_answer import check_limits, with_items
 from agents.numeric_compare import compare_options
@@ -44,7 +44,7 @@ from agents.reader_hop import reader_hop
 from agents.report_answer import ReportAnswerer
 from agents.synthesis_answer import SynthesisAnswerer
 from agents.verifier import cited_ids
-from core.errors import InputError, KgError
+from core.errors import InputError
 from llm import LlmClient
 from reader.question import part_queries
 from retrieval.filters import SearchFilters
@@ -169,17 +169,10 @@ def _part_evidence(run: RunContext, g: Gathered) -> None:
     if len(parts) < 2:
         return
     for n, part in enumerate(parts):
-        task = SubTask(
-            id=f"part{n}", description="part of the question", query=part, origin="question"
+        about = "part of the question"
+        retrieve_more(
+            run, g, SubTask(id=f"part{n}", description=about, query=part, origin="question")
         )
-        try:
-            found = g.retrieve(task, run.per_query, run.cfg.preset or None)
-        except KgError as exc:
-            if g.rounds:
-                g.rounds[-1].failed.append(f"{part}: {exc}")
-            continue
-        g.pool.add(task, g.iterations, found.results)
-        g.tasks.append(task)
 
 
 def _filters_dict(filters: SearchFilters | None) -> dict[str, str | None] | None:

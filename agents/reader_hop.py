@@ -12,9 +12,8 @@ to the sentences the hop brought.
 
 from __future__ import annotations
 
-from agents.loop import Gathered, RunContext
+from agents.loop import Gathered, RunContext, retrieve_more
 from agents.models import SubTask
-from core.errors import KgError
 from reader.answer_types import spacy_ner
 from reader.compose import descriptions, walk
 from reader.extractive import one_part_reader
@@ -28,7 +27,8 @@ def reader_hop(run: RunContext, g: Gathered) -> list[str]:
         return []  # the parse alone says there is nothing to unwind
     asked = _unanswered(run, g)[: cfg.reader_hop_queries]
     for n, query in enumerate(asked):
-        _retrieve(run, g, f"hop{n}", query)
+        about = "the question with its described subject named by the evidence"
+        retrieve_more(run, g, SubTask(id=f"hop{n}", description=about, query=query, origin="hop"))
     return list(asked)
 
 
@@ -44,33 +44,3 @@ def _unanswered(run: RunContext, g: Gathered) -> tuple[str, ...]:
     read = one_part_reader(cands, embedder, opts)
     asked = walk(run.question, cands, [True] * len(cands), embedder, opts, read).unanswered
     return tuple(dict.fromkeys(asked))
-
-
-def _retrieve(run: RunContext, g: Gathered, task_id: str, query: str) -> None:
-    task = SubTask(
-        id=task_id,
-        description="the question with its described subject named by the evidence",
-        query=query,
-        origin="hop",
-    )
-    try:
-        found = g.retrieve(task, run.per_query, run.cfg.preset or None)
-    except KgError as exc:
-        if g.rounds:
-            g.rounds[-1].failed.append(f"{query}: {exc}")
-        run.audit.write("retrieval_failed", subtask=task.id, error=str(exc))
-        return
-    new = g.pool.add(task, g.iterations, found.results)
-    g.tasks.append(task)
-    run.audit.write(
-        "retrieval",
-        iteration=g.iterations,
-        subtask=task.id,
-        origin=task.origin,
-        query=query,
-        preset=found.preset,
-        k=run.per_query,
-        results=[{"chunk_id": r.chunk_id, "score": r.score} for r in found.results],
-    )
-    hits, fresh = len(found.results), len(new)
-    run.emit("retrieval", {"subtask": task.id, "query": query, "hits": hits, "new": fresh})
