@@ -86,17 +86,23 @@ demo: setup
 
 # The whole suite, the Neo4j tests against a real server and the LLM tests against the local
 # 0.5B model's (tests/llm/conftest.py): both started first, stopped on any exit (the trap),
-# tests failing included; started here, not by each worker. TEST_WORKERS pytest-xdist workers
-# share the files (tests/conftest.py keeps a file, and all Neo4j tests, on one worker).
-# The suite runs the torch embedder (tests/conftest.py); the onnx one has its own tests.
+# tests failing included; started here, not by each worker, and named to the tests by the
+# KG_LLM_TEST_* variables tests/llm/conftest.py reads. TEST_WORKERS pytest-xdist workers share
+# the files (tests/conftest.py keeps a file, all Neo4j tests, and all the model's tests each on
+# one worker). The suite runs the torch embedder (tests/conftest.py); the onnx one has its own.
 TEST_WORKERS ?= 2
-LLM_TEST_CLI = KG_DATA_DIR=.kg/llm KG_LLM_SERVER__MODEL=qwen2.5-coder-0.5b \
-  KG_LLM_SERVER__PORT=8765 $(BIN)/kg llm
+LLM_TEST_DIR ?= .kg/llm
+LLM_TEST_MODEL ?= qwen2.5-coder-0.5b
+LLM_TEST_PORT ?= 8765
+LLM_TEST_CLI = KG_DATA_DIR=$(LLM_TEST_DIR) KG_LLM_SERVER__MODEL=$(LLM_TEST_MODEL) \
+  KG_LLM_SERVER__PORT=$(LLM_TEST_PORT) $(BIN)/kg llm
 test: setup-dev neo4j-jars
 	set -e; trap '$(NEO4J_CLI) stop --home $(NEO4J_TEST_HOME); $(LLM_TEST_CLI) stop' EXIT; \
 	$(NEO4J_CLI) start --home $(NEO4J_TEST_HOME); \
 	$(LLM_TEST_CLI) serve; \
 	NEO4J_URI=$(NEO4J_TEST_URI) NEO4J_USER=neo4j NEO4J_PASSWORD=$(NEO4J_TEST_PASSWORD) \
+	KG_LLM_TEST_DIR=$(LLM_TEST_DIR) KG_LLM_TEST_MODEL=$(LLM_TEST_MODEL) \
+	KG_LLM_TEST_PORT=$(LLM_TEST_PORT) \
 	  $(BIN)/python -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadgroup \
 	  --durations=30 $(TESTS)
 
