@@ -18,11 +18,11 @@ import numpy as np
 
 from core.names import entity_id, normalize_name
 from extraction.config import ResolutionSettings
+from extraction.name_pairs import similar_name_pairs
 from extraction.similarity import (
     Named,
     Verdict,
     acronym_pairs,
-    embedding_pairs,
     judge,
     unit_rows,
 )
@@ -165,7 +165,7 @@ def _union_similar(
     Returns the best merge score of each merged name."""
     scores: dict[int, float] = {}
     low = min(cfg.merge_embedding_similarity, cfg.same_as_embedding_similarity)
-    for i, j, cosine in embedding_pairs(matrix, low):
+    for i, j, cosine in similar_name_pairs([item.key for item in items], matrix, low):
         decision = judge(items[i], items[j], cosine, cfg)
         if decision is None:
             continue

@@ -1,8 +1,9 @@
 """Similar-name detection for entity resolution: string and name-embedding similarity.
 
-Candidate pairs come from the name embeddings (a blocked matrix product keeps only pairs above
-the lowest threshold) and from acronym initials; each pair is then scored by rapidfuzz on the
-normalised names. What counts as the same entity is decided by thresholds from settings.
+Candidate pairs come from the names' words and embeddings (extraction/name_pairs.py: the
+pairs `judge` can accept whose cosine reaches the lowest threshold) and from acronym initials;
+each pair is then scored by rapidfuzz on the normalised names. What counts as the same entity
+is decided by thresholds from settings.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from extraction.names import NAME_FUNCTION_WORDS, is_acronym
 
 _NUMBER = re.compile(r"\d+")
 _WORD_SPELLING = 0.8  # words this alike (rapidfuzz ratio) are one word spelt two ways
-_BLOCK = 1024  # rows per matrix block: bounds memory at _BLOCK x n floats
 # Kinds the rule extractor guesses; two different kinds outside these are a real contradiction.
 _COARSE_KINDS = frozenset({ACRONYM, CONCEPT, NAME, SUBJECT})
 
@@ -99,23 +99,6 @@ def _short_form(a: str, b: str) -> bool:
         return False
     head = long[: long.index(short[0])] if short[0] in long else []
     return not (head and head[-1] in NAME_FUNCTION_WORDS)
-
-
-def embedding_pairs(vectors: np.ndarray, threshold: float) -> list[tuple[int, int, float]]:
-    """Index pairs (i < j) whose rows' cosine is at least ``threshold`` (rows unit length)."""
-    out: list[tuple[int, int, float]] = []
-    n = len(vectors)
-    for start in range(0, n, _BLOCK):
-        # A block's rows against the rows from its own first on: the pairs below the diagonal
-        # are their mirror images, so computing them doubled the work (12,000 names: 1.8 s
-        # -> 1.1 s, the same pairs and cosines).
-        block = vectors[start : start + _BLOCK] @ vectors[start:].T
-        rows, cols = np.nonzero(block >= threshold)
-        for r, c in zip(rows.tolist(), cols.tolist(), strict=True):
-            i, j = start + r, start + c
-            if i < j:
-                out.append((i, j, float(block[r, c])))
-    return out
 
 
 def acronym_pairs(items: Sequence[Named]) -> list[tuple[int, int]]:
