@@ -6,11 +6,15 @@ in a multi-statement transaction at commit (reproduced by replaying our statemen
 incrementally maintained FTS indexes returned wrong rows after deletes.
 
 Vector (HNSW) indexes are created when first needed, not with the schema: a vector query, or
-the ``refresh_indexes`` that ends an ingest. Inserting rows one by one into an HNSW index cost
-about as much as everything else a batch writes (800 MuSiQue passages: 31 s of writes with
-the indexes, 17 s without), while building one over a filled table is one bulk pass. So a
-store's first ingest writes without them and builds them once at its end; later writes into
-a store that has them maintain them row by row. They are never dropped: in Kùzu 0.11.3
+(the chunks' index only) the ``refresh_indexes`` that ends an ingest. Inserting rows one by one
+into an HNSW index cost about as much as everything else a batch writes (800 MuSiQue passages:
+31 s of writes with the indexes, 17 s without), while building one over a filled table is one
+bulk pass. So a store's first ingest writes without them and builds the chunks' once at its
+end; later writes into a store that has them maintain them row by row. The entities' index
+waits for its first query: retrieval ranks entity names exactly from the read model's copy
+of their vectors, so only resolution's nearest stored names (in a later ingest) and a read
+model without vectors query it, and a first ingest no longer builds it (2Wiki's 37,332
+names: 16 s of the ingest's end, docs/benchmarks.md "Scale"). They are never dropped: in Kùzu 0.11.3
 ``DROP_VECTOR_INDEX`` on a table with rows leaves the table unwritable ("_0_chunk_emb_UPPER
 does not exist in catalog") and the database crashes on reopen.
 
@@ -38,11 +42,10 @@ _ATTEMPTS = 3
 
 class KuzuIndexMixin:
     """Needs the host's ``_q``, ``_run_raw``, ``_writing`` and ``_checkpoint``; keeps the state
-    below, which the host starts at False, False and empty."""
+    below, which the host starts at False and empty."""
 
     _fts_ready: bool
-    _vectors_ready: bool  # every vector index exists (they are never dropped)
-    _vector_indexes: set[str]  # the ones that exist, as of the last check
+    _vector_indexes: set[str]  # the vector indexes known to exist (they are never dropped)
 
     if TYPE_CHECKING:
 
@@ -80,21 +83,23 @@ class KuzuIndexMixin:
         self._fts_ready = True
 
     # --- vector ---------------------------------------------------------------
-    def _ensure_vectors(self) -> None:
-        """Create the vector index of every table that has rows and lacks one."""
-        if self._vectors_ready:
+    def _ensure_vectors(self, names: tuple[str, ...] = VECTOR_INDEXES) -> None:
+        """Create those of the ``names`` vector indexes whose table has rows and that are
+        missing. Callers hold the write lock."""
+        missing = tuple(n for n in names if n not in self._vector_indexes)
+        if not missing:
             return
         chunks, entities = self._q("vector_table_sizes")[0]
         filled = {"Chunk": int(chunks) > 0, "Entity": int(entities) > 0}
-        wanted = tuple(n for n in VECTOR_INDEXES if filled[VECTOR_TABLES[n]])
-        self._create_missing(VECTOR_INDEXES, "indexes", wanted)
-        self._vector_indexes = set(wanted)
-        self._vectors_ready = len(wanted) == len(VECTOR_INDEXES)
+        wanted = tuple(n for n in missing if filled[VECTOR_TABLES[n]])
+        if wanted:
+            self._create_missing(VECTOR_INDEXES, "indexes", wanted)
+        self._vector_indexes |= set(wanted)
 
     def _vector_query(self, index: str, name: str, **params: Any) -> list[list[Any]]:
-        if not self._vectors_ready:  # until every table has its index, a query checks first
+        if index not in self._vector_indexes:  # until it exists, a query checks first
             with self._writing():
-                self._ensure_vectors()
+                self._ensure_vectors((index,))
             if index not in self._vector_indexes:
                 return []  # its table had no rows when checked
         return self._q(name, **params)

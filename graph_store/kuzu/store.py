@@ -68,7 +68,6 @@ class KuzuGraphStore(KuzuWriteMixin, KuzuIndexMixin, KuzuReadMixin, KuzuExploreM
         self._generation = 0
         self._fts_ready = False
         self._checkpoint_attempts = 2
-        self._vectors_ready = False
         self._vector_indexes: set[str] = set()
 
     # --- lifecycle ------------------------------------------------------------
@@ -360,10 +359,11 @@ class KuzuGraphStore(KuzuWriteMixin, KuzuIndexMixin, KuzuReadMixin, KuzuExploreM
                     ) from exc
 
     def refresh_indexes(self) -> None:
-        """Rebuild the full-text and vector indexes after a run of writes. Authority is the
-        read model's to refresh (``GraphReadModel.refresh_authority``)."""
+        """Rebuild the full-text indexes and build the chunks' vector index after a run of
+        writes (the entities' waits for its first query: indexes.py). Authority is the read
+        model's to refresh (``GraphReadModel.refresh_authority``)."""
         with self._writing():
-            self._ensure_vectors()
+            self._ensure_vectors(("chunk_emb",))
             self._ensure_fulltext()
 
     def authority_stale(self) -> bool:

@@ -39,6 +39,9 @@ def test_vector_indexes_are_built_once_their_tables_have_rows(
     store.upsert_documents([graph("da", ["x", "y"], ["a"], [])])
     assert not indexes() & {"chunk_emb", "entity_emb"}  # writes do not build them
     store.refresh_indexes()
+    assert "chunk_emb" in indexes()
+    assert "entity_emb" not in indexes()  # waits for its first query
+    assert [h.entity_id for h in store.vector_search_entities(vec(1), 2)] == ["a"]
     assert {"chunk_emb", "entity_emb"} <= indexes()
     store.upsert_documents([graph("db", ["z"], ["b"], [])])  # maintained from now on
     assert {h.entity_id for h in store.vector_search_entities(vec(1), 2)} == {"a", "b"}
