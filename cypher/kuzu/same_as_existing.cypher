@@ -1,4 +1,7 @@
 // The SAME_AS edges a batch names that the store already has, with their scores.
+// The row's fields are bound by WITH before they key a node, one node per MATCH: Kùzu 0.11.3
+// crosses `MATCH (e {id: r.id})` with the whole table for each row (test_kuzu_unwind_plans.py).
 UNWIND $rows AS r
-MATCH (:Entity {id: r.source_id})-[s:SAME_AS]->(:Entity {id: r.target_id})
-RETURN r.source_id, r.target_id, s.score
+WITH r.source_id AS source_id, r.target_id AS target_id
+MATCH (:Entity {id: source_id})-[s:SAME_AS]->(:Entity {id: target_id})
+RETURN source_id, target_id, s.score
