@@ -23,10 +23,12 @@ from collections.abc import Sequence
 import numpy as np
 from rapidfuzz import fuzz, process
 
+from extraction.similarity import WORD_SPELLING
+
 _ROWS = 512  # rows per block, for the words' spellings and for the names' cosines
-# "Spelt close" is rapidfuzz ratio >= 80 in `similarity._spelled_alike`; one point lower here
-# makes the candidates a superset even where a score's float rounds just under 80.
-_CLOSE_SCORE = 79.0
+# "Spelt close" is `similarity.WORD_SPELLING` in `_spelled_alike`; one point lower here makes
+# the candidates a superset even where a score's float rounds just under it.
+_CLOSE_SCORE = WORD_SPELLING * 100 - 1
 # Two words of lengths m <= n can reach a ratio of s only if 2m / (m + n) >= s.
 _LENGTH_SPAN = (2.0 - _CLOSE_SCORE / 100.0) / (_CLOSE_SCORE / 100.0)
 

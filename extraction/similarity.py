@@ -23,7 +23,7 @@ from extraction.facts import ACRONYM, CONCEPT, NAME, SUBJECT
 from extraction.names import NAME_FUNCTION_WORDS, is_acronym
 
 _NUMBER = re.compile(r"\d+")
-_WORD_SPELLING = 0.8  # words this alike (rapidfuzz ratio) are one word spelt two ways
+WORD_SPELLING = 0.8  # words this alike (rapidfuzz ratio) are one word spelt two ways
 # Kinds the rule extractor guesses; two different kinds outside these are a real contradiction.
 _COARSE_KINDS = frozenset({ACRONYM, CONCEPT, NAME, SUBJECT})
 
@@ -84,7 +84,7 @@ def _spelled_alike(a: str, b: str) -> bool:
     only_b = sorted((Counter(b.split()) - Counter(a.split())).elements())
     if len(only_a) != len(only_b):
         return False
-    return all(any(fuzz.ratio(x, y) >= _WORD_SPELLING * 100 for y in only_b) for x in only_a)
+    return all(any(fuzz.ratio(x, y) >= WORD_SPELLING * 100 for y in only_b) for x in only_a)
 
 
 def _short_form(a: str, b: str) -> bool:

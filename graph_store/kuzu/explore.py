@@ -25,6 +25,7 @@ from graph_store.explore_types import (
     TableInfo,
 )
 from graph_store.kuzu import guard as kuzu_guard
+from graph_store.kuzu.indexes import VECTOR_INDEXES
 from graph_store.types import ChunkHit, EntityHit
 
 # Tables the store keeps for itself (schema version, embedding model), not graph content.
@@ -52,7 +53,7 @@ class _KuzuHost(Protocol):
 
     def _ensure_fulltext(self) -> None: ...
 
-    def _ensure_vectors(self) -> None: ...
+    def _ensure_vectors(self, names: tuple[str, ...]) -> None: ...
 
     def fulltext_aliases(self, query: str, k: int) -> list[EntityHit]: ...
 
@@ -136,7 +137,7 @@ class KuzuExploreMixin:
                 if checked.uses_fulltext:
                     self._ensure_fulltext()
                 if checked.uses_vectors:
-                    self._ensure_vectors()
+                    self._ensure_vectors(VECTOR_INDEXES)
         with self._reading():
             return kuzu_guard.run_read_only(self._require(), query, params, timeout_s, max_rows)
 

@@ -83,7 +83,7 @@ class KuzuIndexMixin:
         self._fts_ready = True
 
     # --- vector ---------------------------------------------------------------
-    def _ensure_vectors(self, names: tuple[str, ...] = VECTOR_INDEXES) -> None:
+    def _ensure_vectors(self, names: tuple[str, ...]) -> None:
         """Create those of the ``names`` vector indexes whose table has rows and that are
         missing. Callers hold the write lock."""
         missing = tuple(n for n in names if n not in self._vector_indexes)
